@@ -1,0 +1,60 @@
+# `make book` builds the executed book; `make test` runs every check. Both work on a fresh clone.
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+export PATH := $(abspath $(BIN)):$(PATH)
+export PYTHONDONTWRITEBYTECODE := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export MPLBACKEND := Agg
+CELL_TIMEOUT := 300
+
+.PHONY: book test lint unit notebooks browser stamp record clean help
+
+help:
+	@echo "make book    build the executed book into _build/html"
+	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
+	@echo "make stamp   copy tools/snippets/ into the notebooks' stamped cells"
+	@echo "make record  record the eigh benchmark on this machine into results/"
+	@echo "make clean   remove _build (keeps .venv)"
+
+# The virtual environment, rebuilt only when a requirements file changes.
+$(VENV)/.book-deps: requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $@
+
+$(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
+	$(PY) -m pip install --quiet -r requirements-test.txt
+	@touch $@
+
+book: $(VENV)/.book-deps
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+
+test: lint unit notebooks book browser
+	@echo "make test: every check passed"
+
+lint: $(VENV)/.test-deps
+	$(BIN)/ruff check tools tests notebooks
+
+unit: $(VENV)/.test-deps
+	$(PY) -m pytest tests --ignore=tests/browser -q
+
+notebooks: $(VENV)/.test-deps
+	$(PY) -m pytest -p tests.nbreport --nbval-lax --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks -q
+
+browser: $(VENV)/.test-deps
+	@test -f _build/html/index.html || $(MAKE) book
+	$(PY) -m pytest tests/browser -q
+
+stamp: $(VENV)/.book-deps
+	$(PY) -m tools.stamp
+
+record: $(VENV)/.book-deps
+	$(PY) -m tools.record_eigh
+
+clean:
+	rm -rf _build

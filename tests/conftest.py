@@ -1,0 +1,54 @@
+"""Shared fixtures: a minimal notebook that follows every convention, for tests to break."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from tools.stamp import snippet_source
+
+HEADER = """# A lesson
+
+**What you will learn**
+
+- one thing
+
+**Prerequisites**: none. **Time**: 5 minutes of teaching, 5 of exercise.
+
+**Runs on**: CUDA, ROCm, MPS, XPU and CPU alike.
+"""
+
+
+def _code(source: str, **metadata: Any) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "metadata": metadata, "outputs": [], "source": source}
+
+
+def _markdown(source: str) -> dict[str, Any]:
+    return {"cell_type": "markdown", "metadata": {}, "source": source}
+
+
+GOOD_NOTEBOOK: dict[str, Any] = {
+    "nbformat": 4,
+    "nbformat_minor": 5,
+    "metadata": {
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "course": {"platforms": ["cpu"], "minutes": {"teaching": 5, "exercises": 5},
+                   "multi_process": False, "budget_seconds": 30},
+    },
+    "cells": [
+        _markdown(HEADER),
+        _code(snippet_source("setup"), tags=["stamp:setup", "hide-input"]),
+        _code("assert 1 + 1 == 2"),
+        _markdown("```{exercise} Add\n:label: add\nCompute `total = 2 + 2`.\n```"),
+        _code("# @title Solution (double-click to show the code)\ntotal = 2 + 2",
+              tags=["solution", "hide-input"], jupyter={"source_hidden": True}, colab={"cellView": "form"}),
+        _code("assert total == 4"),
+    ],
+}
+
+
+@pytest.fixture
+def good_notebook() -> dict[str, Any]:
+    return copy.deepcopy(GOOD_NOTEBOOK)

@@ -1,0 +1,103 @@
+"""Every notebook follows the course's conventions, and each check catches what it should."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools import conventions
+from tools.course import ROOT, notebook_paths, write_notebook
+from tools.stamp import drifted
+
+NOTEBOOKS = notebook_paths()
+
+
+def test_there_are_notebooks() -> None:
+    assert NOTEBOOKS, "no notebooks found under notebooks/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_notebook_follows_conventions(path: Path) -> None:
+    assert conventions.notebook_problems(path) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_stamped_cells_match_their_source(path: Path) -> None:
+    assert drifted(path) == [], "run `make stamp`"
+
+
+def test_toc_and_notebooks_agree() -> None:
+    assert conventions.toc_problems() == []
+
+
+def test_the_fixture_notebook_is_clean(good_notebook: dict[str, Any]) -> None:
+    assert [p for check in conventions.CHECKS for p in check(good_notebook)] == []
+
+
+def test_a_stored_output_is_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][2]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "4\n"}]
+    good_notebook["cells"][2]["execution_count"] = 3
+    assert len(conventions.stored_outputs(good_notebook)) == 2
+
+
+def test_a_notebook_without_assertions_is_caught(good_notebook: dict[str, Any]) -> None:
+    for cell in good_notebook["cells"]:
+        if cell["cell_type"] == "code" and "assert" in cell["source"]:
+            cell["source"] = "print('looks fine')"
+    assert conventions.assertions(good_notebook)
+
+
+def test_an_incomplete_header_is_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][0]["source"] = "# A lesson\n\n**Runs on**: CUDA and CPU."
+    problems = conventions.header(good_notebook)
+    assert any("What you will learn" in p for p in problems)
+    assert any("ROCm" in p for p in problems)
+
+
+def test_missing_metadata_is_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["metadata"]["course"]["platforms"] = ["tpu"]
+    del good_notebook["metadata"]["course"]["minutes"]
+    assert len(conventions.metadata(good_notebook)) == 2
+
+
+def test_a_visible_solution_is_caught(good_notebook: dict[str, Any]) -> None:
+    del good_notebook["cells"][4]["metadata"]["jupyter"]
+    assert any("source_hidden" in p for p in conventions.exercises(good_notebook))
+
+
+def test_a_solution_without_a_check_is_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][5]["source"] = "print(total)"
+    assert any("must assert" in p for p in conventions.exercises(good_notebook))
+
+
+def test_a_missing_setup_cell_is_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][1]["metadata"]["tags"] = ["hide-input"]
+    assert conventions.setup_cell(good_notebook)
+
+
+def _book_copy(tmp_path: Path) -> Path:
+    """A copy of the book's table of contents and pages, to break without touching the repository."""
+    for name in ("_toc.yml", "_config.yml", "intro.md"):
+        shutil.copy(ROOT / name, tmp_path / name)
+    shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
+    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
+    return tmp_path
+
+
+def test_an_orphaned_notebook_is_caught(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    book = _book_copy(tmp_path)
+    write_notebook(book / "notebooks" / "orphan.ipynb", good_notebook)
+    assert conventions.toc_problems(book) == ["notebooks/orphan.ipynb is not listed in _toc.yml (an orphaned notebook)"]
+
+
+def test_a_toc_entry_without_a_file_is_caught(tmp_path: Path) -> None:
+    book = _book_copy(tmp_path)
+    first_notebook = NOTEBOOKS[0].relative_to(ROOT)
+    (book / first_notebook).unlink()
+    problems = conventions.toc_problems(book)
+    assert problems == [f"_toc.yml lists {first_notebook.with_suffix('').as_posix()!r}, "
+                        f"but there is no {first_notebook.with_suffix('').as_posix()}.md or "
+                        f"{first_notebook.with_suffix('').as_posix()}.ipynb"]

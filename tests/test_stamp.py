@@ -1,0 +1,47 @@
+"""The stamp tool copies shared cells from one source and reports every copy that drifted."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tools import stamp
+from tools.course import CourseError, read_notebook, write_notebook
+
+
+def test_drift_is_reported_then_fixed(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    path = tmp_path / "lesson.ipynb"
+    good_notebook["cells"][1]["source"] += "\nprint('a local edit')"
+    write_notebook(path, good_notebook)
+    assert stamp.drifted(path) == ["setup"]
+    assert stamp.main(["--check", str(path)]) == 1
+    assert stamp.stamp(path) is True
+    assert stamp.drifted(path) == []
+    assert stamp.stamp(path) is False, "a second stamp changes nothing"
+    assert read_notebook(path)["cells"][1]["source"] == stamp.snippet_source("setup")
+
+
+def test_a_notebook_without_setup_cell_is_reported(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    path = tmp_path / "lesson.ipynb"
+    del good_notebook["cells"][1]
+    write_notebook(path, good_notebook)
+    assert stamp.drifted(path) == ["setup (missing)"]
+
+
+def test_unknown_snippet_is_a_clear_error(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    path = tmp_path / "lesson.ipynb"
+    good_notebook["cells"][2]["metadata"]["tags"] = ["stamp:no_such_snippet"]
+    write_notebook(path, good_notebook)
+    with pytest.raises(CourseError, match="no snippet named 'no_such_snippet'"):
+        stamp.stamp(path)
+
+
+def test_bad_paths_get_clear_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert stamp.main([str(tmp_path / "missing.ipynb")]) == 2
+    assert "no such notebook" in capsys.readouterr().err
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text("{not json")
+    assert stamp.main([str(broken)]) == 2
+    assert "not a valid notebook" in capsys.readouterr().err

@@ -1,0 +1,1 @@
+"""Small tools that build, stamp and check the course."""

@@ -1,0 +1,166 @@
+"""The course's conventions for notebooks, as checks that name each problem they find.
+
+Tests run these over every notebook; `python -m tools.conventions` runs them from the shell.
+Each check takes a notebook (parsed JSON) and returns a list of problems, worded for the author.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from tools.course import (
+    PLATFORMS,
+    ROOT,
+    CourseError,
+    cell_source,
+    cell_tags,
+    notebook_paths,
+    read_notebook,
+    toc_files,
+)
+
+HEADER_PARTS = ("What you will learn", "Prerequisites", "Time", "Runs on")
+ASSERTION = re.compile(r"^\s*assert\b|assert_close\(|assert_equal\(", re.MULTILINE)
+EXERCISE = re.compile(r"```\{exercise\}")
+SOLUTION_TITLE = "# @title Solution"
+
+
+def stored_outputs(notebook: dict[str, Any]) -> list[str]:
+    problems = []
+    for index, cell in enumerate(notebook["cells"]):
+        if cell.get("cell_type") != "code":
+            continue
+        if cell.get("outputs"):
+            problems.append(f"cell {index} is stored with outputs (clear them before committing)")
+        if cell.get("execution_count") is not None:
+            problems.append(f"cell {index} is stored with an execution count")
+    return problems
+
+
+def header(notebook: dict[str, Any]) -> list[str]:
+    cells = notebook["cells"]
+    if not cells or cells[0].get("cell_type") != "markdown":
+        return ["the first cell must be the markdown header"]
+    text = cell_source(cells[0])
+    problems = []
+    if not re.match(r"#\s+\S", text):
+        problems.append("the header must open with a '# Title'")
+    problems += [f"the header lacks '{part}'" for part in HEADER_PARTS if part not in text]
+    runs_on = text[text.find("Runs on"):] if "Runs on" in text else ""
+    names = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
+    problems += [f"the 'Runs on' line does not mention {names[p]}" for p in PLATFORMS if names[p] not in runs_on]
+    return problems
+
+
+def metadata(notebook: dict[str, Any]) -> list[str]:
+    course = notebook.get("metadata", {}).get("course")
+    if not isinstance(course, dict):
+        return ["notebook metadata lacks 'course' (platforms, minutes, multi_process, budget_seconds)"]
+    problems = []
+    platforms = course.get("platforms")
+    if not isinstance(platforms, list) or not platforms or not set(platforms) <= set(PLATFORMS):
+        problems.append(f"course.platforms must be a non-empty list drawn from {list(PLATFORMS)}")
+    minutes = course.get("minutes")
+    if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) and minutes[k] >= 0
+                                               for k in ("teaching", "exercises"))
+            and minutes["teaching"] > 0):
+        problems.append("course.minutes must give whole minutes for 'teaching' (> 0) and 'exercises'")
+    if not isinstance(course.get("multi_process"), bool):
+        problems.append("course.multi_process must be true or false")
+    if course.get("budget_seconds") not in (30, 90):
+        problems.append("course.budget_seconds must be 30, or 90 for notebooks that compile or start processes")
+    if notebook.get("metadata", {}).get("kernelspec", {}).get("name") != "python3":
+        problems.append("the kernelspec must be python3")
+    return problems
+
+
+def setup_cell(notebook: dict[str, Any]) -> list[str]:
+    code = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
+    if not code or "stamp:setup" not in cell_tags(code[0]):
+        return ["the first code cell must be the setup cell (tagged 'stamp:setup')"]
+    if "hide-input" not in cell_tags(code[0]):
+        return ["the setup cell must be tagged 'hide-input'"]
+    return []
+
+
+def assertions(notebook: dict[str, Any]) -> list[str]:
+    code = "\n".join(cell_source(c) for c in notebook["cells"] if c.get("cell_type") == "code")
+    return [] if ASSERTION.search(code) else ["the notebook asserts nothing: a cell that only prints proves nothing"]
+
+
+def exercises(notebook: dict[str, Any]) -> list[str]:
+    """Each exercise is followed by a hidden solution cell and a check cell that asserts."""
+    cells = notebook["cells"]
+    starts = [i for i, c in enumerate(cells) if c.get("cell_type") == "markdown" and EXERCISE.search(cell_source(c))]
+    if not starts:
+        return ["the notebook has no exercise (a markdown cell with a {exercise} directive)"]
+    problems = []
+    for start in starts:
+        if not re.search(r":label:\s*\S+", cell_source(cells[start])):
+            problems.append(f"the exercise in cell {start} has no :label:")
+        follow = cells[start + 1:start + 3]
+        if len(follow) < 2 or any(c.get("cell_type") != "code" for c in follow):
+            problems.append(f"the exercise in cell {start} must be followed by a solution cell and a check cell")
+            continue
+        solution, check = follow
+        meta = solution.get("metadata", {})
+        if not {"solution", "hide-input"} <= set(cell_tags(solution)):
+            problems.append(f"the solution of cell {start} must be tagged 'solution' and 'hide-input'")
+        if meta.get("jupyter", {}).get("source_hidden") is not True:
+            problems.append(f"the solution of cell {start} must be hidden in JupyterLab (jupyter.source_hidden)")
+        if meta.get("colab", {}).get("cellView") != "form" or not cell_source(solution).startswith(SOLUTION_TITLE):
+            problems.append(f"the solution of cell {start} must be a Colab form "
+                            f"('{SOLUTION_TITLE} ...', cellView form)")
+        if not ASSERTION.search(cell_source(check)):
+            problems.append(f"the check after the solution of cell {start} must assert")
+    return problems
+
+
+CHECKS = (stored_outputs, header, metadata, setup_cell, assertions, exercises)
+
+
+def notebook_problems(path: Path) -> list[str]:
+    notebook = read_notebook(path)
+    return [problem for check in CHECKS for problem in check(notebook)]
+
+
+def toc_problems(root: Path = ROOT) -> list[str]:
+    """Entries of _toc.yml with no file, and notebooks that _toc.yml does not list."""
+    entries = toc_files(root)
+    problems = []
+    for entry in entries:
+        if not any((root / f"{entry}{suffix}").is_file() for suffix in (".md", ".ipynb")):
+            problems.append(f"_toc.yml lists {entry!r}, but there is no {entry}.md or {entry}.ipynb")
+    duplicates = sorted({e for e in entries if entries.count(e) > 1})
+    problems += [f"_toc.yml lists {entry!r} more than once" for entry in duplicates]
+    listed = set(entries)
+    for path in notebook_paths(root):
+        entry = path.relative_to(root).with_suffix("").as_posix()
+        if entry not in listed:
+            problems.append(f"{entry}.ipynb is not listed in _toc.yml (an orphaned notebook)")
+    return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    paths = [Path(p) for p in (argv if argv is not None else sys.argv[1:])] or notebook_paths()
+    found = 0
+    try:
+        for problem in toc_problems():
+            print(problem)
+            found += 1
+        for path in paths:
+            for problem in notebook_problems(path):
+                print(f"{path}: {problem}")
+                found += 1
+    except CourseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"{found} problem(s) in {len(paths)} notebook(s)")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+"""Where the course's parts live, and how to read them.
+
+Every tool and test finds notebooks, the table of contents and the book configuration through
+this module, so that a path or a format is decided in one place.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+RESULTS = ROOT / "results"
+SNIPPETS = ROOT / "tools" / "snippets"
+PLATFORMS = ("cuda", "rocm", "mps", "xpu", "cpu")
+
+
+class CourseError(Exception):
+    """A problem with the course's files, worded for the person who has to fix it."""
+
+
+def notebook_paths(root: Path = ROOT) -> list[Path]:
+    """Every lesson notebook under notebooks/, sorted, checkpoints left out."""
+    folder = root / "notebooks"
+    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def read_notebook(path: Path) -> dict[str, Any]:
+    """The notebook's JSON, or a CourseError that names the file and the problem."""
+    if not path.is_file():
+        raise CourseError(f"{path}: no such notebook")
+    try:
+        notebook = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise CourseError(f"{path}: not a valid notebook ({error})") from error
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise CourseError(f"{path}: not a notebook (no list of cells)")
+    return notebook
+
+
+def write_notebook(path: Path, notebook: dict[str, Any]) -> None:
+    """Write a notebook as Jupyter does: indented JSON, a final newline."""
+    path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def cell_source(cell: dict[str, Any]) -> str:
+    """A cell's source as one string (notebooks store it as a string or a list of lines)."""
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def cell_tags(cell: dict[str, Any]) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def read_yaml(path: Path) -> Any:
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as error:
+        raise CourseError(f"{path}: missing") from error
+    except yaml.YAMLError as error:
+        raise CourseError(f"{path}: not valid YAML ({error})") from error
+
+
+def toc_files(root: Path = ROOT) -> list[str]:
+    """Every `file:` entry of _toc.yml (the root page included), in book order, without suffix."""
+    toc = read_yaml(root / "_toc.yml")
+    found: list[str] = [toc["root"]]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "file" in node:
+                found.append(node["file"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+
+    walk(toc.get("parts", toc.get("chapters", [])))
+    return found
+
+
+def repository_url(root: Path = ROOT) -> str:
+    """The repository URL, set once in _config.yml and used by every launch link."""
+    return str(read_yaml(root / "_config.yml")["repository"]["url"]).rstrip("/")

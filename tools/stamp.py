@@ -1,0 +1,87 @@
+"""Stamp shared cells into notebooks from one source, or check that every copy is equal.
+
+A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. The setup cell that
+opens every notebook is `stamp:setup`; a notebook may carry other stamped cells (for example a
+benchmark that a recording tool also imports).
+
+    python -m tools.stamp            stamp every notebook
+    python -m tools.stamp --check    exit 1 and name each copy that differs from its source
+    python -m tools.stamp PATH ...   only these notebooks
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from tools.course import SNIPPETS, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+
+TAG_PREFIX = "stamp:"
+
+
+def snippet_source(name: str) -> str:
+    path = SNIPPETS / f"{name}.py"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in SNIPPETS.glob("*.py"))) or "none"
+        raise CourseError(f"no snippet named {name!r} in {SNIPPETS} (known: {known})")
+    return path.read_text(encoding="utf-8").rstrip("\n")
+
+
+def stamped_cells(notebook: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """Each stamped cell of a notebook with the snippet name its tag points to."""
+    found = []
+    for cell in notebook["cells"]:
+        for tag in cell_tags(cell):
+            if tag.startswith(TAG_PREFIX):
+                found.append((cell, tag[len(TAG_PREFIX):]))
+    return found
+
+
+def drifted(path: Path) -> list[str]:
+    """Names of the snippets whose copy in this notebook differs from the source."""
+    notebook = read_notebook(path)
+    names = [name for cell, name in stamped_cells(notebook) if cell_source(cell) != snippet_source(name)]
+    if not any(name == "setup" for _, name in stamped_cells(notebook)):
+        names.append("setup (missing)")
+    return names
+
+
+def stamp(path: Path) -> bool:
+    """Copy each snippet into its cells; True when the file changed."""
+    notebook = read_notebook(path)
+    changed = False
+    for cell, name in stamped_cells(notebook):
+        source = snippet_source(name)
+        if cell_source(cell) != source:
+            cell["source"] = source
+            changed = True
+    if changed:
+        write_notebook(path, notebook)
+    return changed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="report drift instead of fixing it")
+    parser.add_argument("paths", nargs="*", type=Path, help="notebooks (default: all under notebooks/)")
+    args = parser.parse_args(argv)
+    paths = args.paths or notebook_paths()
+    status = 0
+    try:
+        for path in paths:
+            if args.check:
+                for name in drifted(path):
+                    print(f"{path}: stamped cell {name!r} differs from tools/snippets (run `make stamp`)")
+                    status = 1
+            elif stamp(path):
+                print(f"stamped {path}")
+    except CourseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import platform
 import re
 import shutil
@@ -55,8 +56,7 @@ def provenance(device: torch.device, command: str) -> dict[str, Any]:
     elif device.type == "mps":
         name, runtime, driver, kind = "Apple GPU (MPS)", f"macOS {platform.mac_ver()[0]}", None, "mps"
     else:
-        cpu = platform.processor() or platform.machine()
-        name = f"{cpu} CPU, {torch.get_num_threads()} threads"
+        name = f"{_cpu_model()}, {torch.get_num_threads()} threads"
         runtime, driver, kind = "CPU", None, "cpu"
     return {
         "device": name,
@@ -68,7 +68,20 @@ def provenance(device: torch.device, command: str) -> dict[str, Any]:
         "numpy": _version_of("numpy"),
         "date": datetime.date.today().isoformat(),
         "command": command,
+        # Other work on the machine skews timings; the 1-minute load average says how busy it was.
+        "load_average": round(os.getloadavg()[0], 2),
     }
+
+
+def _cpu_model() -> str:
+    """The CPU's model name where Linux tells it, else the architecture."""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return f"{platform.machine()} CPU"
 
 
 def _version_of(module: str) -> str | None:

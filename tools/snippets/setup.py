@@ -1,10 +1,15 @@
 # Setup: the same cell opens every notebook (source: tools/snippets/setup.py; `make stamp` copies it).
+import logging
 import platform
 import random
 import sys
 
 import numpy as np
 import torch
+
+# torch.utils.benchmark imports torch.utils.cpp_extension, which on a CUDA build without a GPU logs
+# a warning about CUDA_HOME; it concerns building C++ extensions, not these lessons.
+logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark
 
 if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):

@@ -11,13 +11,16 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export MPLBACKEND := Agg
 CELL_TIMEOUT := 300
 
-.PHONY: book test lint unit notebooks browser stamp record clean help
+.PHONY: book test lint unit notebooks browser stamp record workshop student scan clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
 	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
 	@echo "make stamp   copy tools/snippets/ into the notebooks' stamped cells"
 	@echo "make record  record the eigh benchmark on this machine into results/"
+	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
+	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
+	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
 	@echo "make clean   remove _build (keeps .venv)"
 
 # The virtual environment, rebuilt only when a requirements file changes.
@@ -55,6 +58,15 @@ stamp: $(VENV)/.book-deps
 
 record: $(VENV)/.book-deps
 	$(PY) -m tools.record_eigh
+
+workshop: $(VENV)/.book-deps
+	$(PY) -m tools.workshop pages
+
+student: $(VENV)/.book-deps
+	$(PY) -m tools.workshop student
+
+scan: $(VENV)/.book-deps
+	$(PY) -m tools.upgrade_scan .
 
 clean:
 	rm -rf _build

@@ -8,7 +8,6 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-export MPLBACKEND := Agg
 CELL_TIMEOUT := 300
 
 .PHONY: book test lint unit notebooks browser stamp record workshop student scan clean help

@@ -80,7 +80,7 @@ def test_a_missing_setup_cell_is_caught(good_notebook: dict[str, Any]) -> None:
 
 def _book_copy(tmp_path: Path) -> Path:
     """A copy of the book's table of contents and pages, to break without touching the repository."""
-    for name in ("_toc.yml", "_config.yml", "intro.md"):
+    for name in ("_toc.yml", "_config.yml", "index.md"):
         shutil.copy(ROOT / name, tmp_path / name)
     shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")

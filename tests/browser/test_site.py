@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.webdriver.support.ui import WebDriverWait
 
 from tools.course import ROOT, notebook_paths, read_notebook, repository_url
 
@@ -76,6 +77,7 @@ def console_errors(driver: webdriver.Chrome, site: str) -> list[str]:
 
 def test_index_loads_cleanly(browser: webdriver.Chrome, site_url: str) -> None:
     browser.get(f"{site_url}/index.html")
+    WebDriverWait(browser, 30).until(lambda driver: driver.execute_script("return document.readyState") == "complete")
     assert "PyTorch 2.12" in browser.title
     assert console_errors(browser, site_url) == []
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tools import stamp
-from tools.course import CourseError, read_notebook, write_notebook
+from tools.course import CourseError, cell_source, read_notebook, write_notebook
 
 
 def test_drift_is_reported_then_fixed(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
@@ -20,7 +20,7 @@ def test_drift_is_reported_then_fixed(tmp_path: Path, good_notebook: dict[str, A
     assert stamp.stamp(path) is True
     assert stamp.drifted(path) == []
     assert stamp.stamp(path) is False, "a second stamp changes nothing"
-    assert read_notebook(path)["cells"][1]["source"] == stamp.snippet_source("setup")
+    assert cell_source(read_notebook(path)["cells"][1]) == stamp.snippet_source("setup")
 
 
 def test_a_notebook_without_setup_cell_is_reported(tmp_path: Path, good_notebook: dict[str, Any]) -> None:

@@ -43,7 +43,10 @@ def read_notebook(path: Path) -> dict[str, Any]:
 
 
 def write_notebook(path: Path, notebook: dict[str, Any]) -> None:
-    """Write a notebook as Jupyter does: indented JSON, a final newline."""
+    """Write a notebook as Jupyter does: sources as lists of lines, indented JSON, a final newline."""
+    for cell in notebook["cells"]:
+        if isinstance(cell.get("source"), str):
+            cell["source"] = cell["source"].splitlines(keepends=True)
     path.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 

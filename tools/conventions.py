@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import (
+    EXERCISE,
+    EXERCISE_LABEL,
     PLATFORMS,
     ROOT,
     CourseError,
@@ -24,7 +26,6 @@ from tools.course import (
 
 HEADER_PARTS = ("What you will learn", "Prerequisites", "Time", "Runs on")
 ASSERTION = re.compile(r"^\s*assert\b|assert_close\(|assert_equal\(", re.MULTILINE)
-EXERCISE = re.compile(r"```\{exercise\}")
 SOLUTION_TITLE = "# @title Solution"
 
 
@@ -94,12 +95,13 @@ def assertions(notebook: dict[str, Any]) -> list[str]:
 def exercises(notebook: dict[str, Any]) -> list[str]:
     """Each exercise is followed by a hidden solution cell and a check cell that asserts."""
     cells = notebook["cells"]
-    starts = [i for i, c in enumerate(cells) if c.get("cell_type") == "markdown" and EXERCISE.search(cell_source(c))]
+    blocks = {i: EXERCISE.search(cell_source(c)) for i, c in enumerate(cells) if c.get("cell_type") == "markdown"}
+    starts = [i for i, block in blocks.items() if block]
     if not starts:
         return ["the notebook has no exercise (a markdown cell with a {exercise} directive)"]
     problems = []
     for start in starts:
-        if not re.search(r":label:\s*\S+", cell_source(cells[start])):
+        if not EXERCISE_LABEL.search(blocks[start].group("body")):
             problems.append(f"the exercise in cell {start} has no :label:")
         follow = cells[start + 1:start + 3]
         if len(follow) < 2 or any(c.get("cell_type") != "code" for c in follow):

@@ -7,6 +7,7 @@ this module, so that a path or a format is decided in one place.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,9 @@ NOTEBOOKS = ROOT / "notebooks"
 RESULTS = ROOT / "results"
 SNIPPETS = ROOT / "tools" / "snippets"
 PLATFORMS = ("cuda", "rocm", "mps", "xpu", "cpu")
+# An exercise is a sphinx-exercise directive in a markdown cell; its label opens a line of the body.
+EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
+EXERCISE_LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
 
 
 class CourseError(Exception):

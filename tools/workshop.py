@@ -16,12 +16,13 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
-import re
 import sys
 from pathlib import Path
 from typing import Any
 
 from tools.course import (
+    EXERCISE,
+    EXERCISE_LABEL,
     ROOT,
     CourseError,
     cell_source,
@@ -42,8 +43,6 @@ START = 9 * 60  # 09:00
 PREFLIGHT = "notebooks/workshop/preflight"
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
-EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
-LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
 STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
 
 
@@ -111,7 +110,7 @@ def exercises(root: Path = ROOT) -> list[Exercise]:
         blocks = [m for c in notebook["cells"] if c.get("cell_type") == "markdown"
                   for m in EXERCISE.finditer(cell_source(c))]
         for index, block in enumerate(blocks):
-            label = LABEL.search(block.group("body"))
+            label = EXERCISE_LABEL.search(block.group("body"))
             if not label:
                 raise CourseError(f"{root / entry}.ipynb: the exercise {block.group('title')!r} has no :label:")
             share = lesson.exercises // len(blocks) + (1 if index < lesson.exercises % len(blocks) else 0)

@@ -2,7 +2,9 @@
 import importlib.util
 
 
-def random_symmetric(batch: int, n: int, device: torch.device, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+def random_symmetric(
+    batch: int, n: int, device: torch.device, dtype: torch.dtype = torch.float32
+) -> torch.Tensor:
     """A batch of random symmetric matrices, shape (batch, n, n)."""
     a = torch.randn(batch, n, n, device=device, dtype=dtype)
     return (a + a.mT) / 2
@@ -20,7 +22,9 @@ def eigh_benchmark_sizes(device: torch.device) -> tuple[list[int], list[int]]:
     return [8, 32, 64], [1, 16, 256, 2048]
 
 
-def benchmark_eigh(device: torch.device, timer, sizes: list[int], batches: list[int]) -> list[dict]:
+def benchmark_eigh(
+    device: torch.device, timer, sizes: list[int], batches: list[int]
+) -> list[dict]:
     """Median seconds of batched eigh, a per-matrix loop and the peer library, for each size."""
     peer = None
     if device.type == "cpu":
@@ -33,11 +37,21 @@ def benchmark_eigh(device: torch.device, timer, sizes: list[int], batches: list[
     for n in sizes:
         for batch in batches:
             matrices = random_symmetric(batch, n, device)
-            timings = {"torch batched": timer(torch.linalg.eigh, matrices),
-                       "torch loop": timer(eigh_one_by_one, matrices)}
+            timings = {
+                "torch batched": timer(torch.linalg.eigh, matrices),
+                "torch loop": timer(eigh_one_by_one, matrices),
+            }
             if peer is not None:
                 name, peer_eigh, convert = peer
                 timings[name] = timer(peer_eigh, convert(matrices))
             for impl, seconds in timings.items():
-                rows.append({"impl": impl, "n": n, "batch": batch, "dtype": "float32", "seconds": seconds})
+                rows.append(
+                    {
+                        "impl": impl,
+                        "n": n,
+                        "batch": batch,
+                        "dtype": "float32",
+                        "seconds": seconds,
+                    }
+                )
     return rows

@@ -1,30 +1,57 @@
-# Setup: the same cell opens every notebook (source: tools/snippets/setup.py; `make stamp` copies it).
+# Setup: the same cell opens every notebook.
+# Source: tools/snippets/setup.py; `make stamp` copies it here.
+import datetime
 import logging
 import platform
 import random
 import sys
 
+import matplotlib.pyplot as plt
 import numpy as np
 import torch
 
-# torch.utils.benchmark imports torch.utils.cpp_extension, which on a CUDA build without a GPU logs
-# a warning about CUDA_HOME; it concerns building C++ extensions, not these lessons.
+# torch.utils.benchmark imports torch.utils.cpp_extension, which on a CUDA build
+# without a GPU logs a warning about CUDA_HOME; it concerns building C++
+# extensions, not these lessons.
 logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark
 
 if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):
     if "google.colab" in sys.modules:
-        fix = ('run `%pip install -q --upgrade "torch>=2.12"` in a new cell, '
-               "then Runtime > Restart session, and run this notebook again")
+        fix = (
+            'run `%pip install -q --upgrade "torch>=2.12"` in a new cell, '
+            "then Runtime > Restart session, and run this notebook again"
+        )
     else:
         fix = 'run `pip install --upgrade "torch>=2.12"`, then restart the kernel'
-    raise RuntimeError(f"This course needs PyTorch 2.12 or newer; this runtime has {torch.__version__}. "
-                       f"To fix it, {fix}.")
+    raise RuntimeError(
+        "This course needs PyTorch 2.12 or newer; "
+        f"this runtime has {torch.__version__}. To fix it, {fix}."
+    )
 
-# check_available=True matters: a CUDA build of torch on a machine without a GPU would otherwise answer "cuda".
-device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
+# check_available=True matters: a CUDA build of torch on a machine without a GPU
+# would otherwise answer "cuda".
+device = torch.accelerator.current_accelerator(check_available=True)
+if device is None:
+    device = torch.device("cpu")
 platform_name = "rocm" if device.type == "cuda" and torch.version.hip else device.type
 on_accelerator = device.type != "cpu"
+
+# One figure style for the whole book: readable in the book's column and on a phone.
+plt.rcParams.update(
+    {
+        "figure.figsize": (7.0, 3.8),
+        "figure.dpi": 100,
+        "font.size": 11,
+        "axes.titlesize": 12,
+        "axes.labelsize": 11,
+        "legend.fontsize": 10,
+        "xtick.labelsize": 10,
+        "ytick.labelsize": 10,
+        "axes.grid": True,
+        "grid.alpha": 0.3,
+    }
+)
 
 random.seed(0)
 np.random.seed(0)
@@ -32,18 +59,23 @@ torch.manual_seed(0)
 
 
 def describe_machine() -> str:
-    """One line naming torch, the platform and the device this notebook runs on."""
+    """One line naming torch, the platform, the device and the date of this run."""
     if device.type == "cuda":
         props = torch.cuda.get_device_properties(device)
-        runtime = f"HIP {torch.version.hip}" if torch.version.hip else f"CUDA {torch.version.cuda}"
+        hip, cuda = torch.version.hip, torch.version.cuda
+        runtime = f"HIP {hip}" if hip else f"CUDA {cuda}"
         where = f"{props.name}, {props.total_memory / 2**30:.0f} GiB, {runtime}"
     elif device.type == "xpu":
         where = torch.xpu.get_device_name(device)
     elif device.type == "mps":
         where = f"Apple GPU through Metal, macOS {platform.mac_ver()[0]}"
     else:
-        where = f"no accelerator; {platform.machine()} CPU, {torch.get_num_threads()} threads"
-    return f"torch {torch.__version__} | {platform_name}: {where} | Python {platform.python_version()}"
+        threads = torch.get_num_threads()
+        where = f"no accelerator; {platform.machine()} CPU, {threads} threads"
+    return (
+        f"torch {torch.__version__} | {platform_name}: {where} | "
+        f"Python {platform.python_version()} | {datetime.date.today()}"
+    )
 
 
 def skip(reason: str) -> None:
@@ -52,8 +84,13 @@ def skip(reason: str) -> None:
 
 
 def median_seconds(fn, *args, min_run_time: float = 0.1) -> float:
-    """Median wall time of fn(*args) in seconds; torch.utils.benchmark synchronises accelerators."""
-    timer = torch.utils.benchmark.Timer(stmt="fn(*args)", globals={"fn": fn, "args": args})
+    """Median wall time of fn(*args) in seconds.
+
+    torch.utils.benchmark synchronises accelerators, so the time includes the kernels.
+    """
+    timer = torch.utils.benchmark.Timer(
+        stmt="fn(*args)", globals={"fn": fn, "args": args}
+    )
     median = timer.blocked_autorange(min_run_time=min_run_time).median
     assert median > 0, "the timed code did not run"
     return median

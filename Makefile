@@ -9,12 +9,21 @@ export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 CELL_TIMEOUT := 300
+# The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
+TAUGHT := $(shell sed -n 's/^torch==//p' constraints.txt)
+RUNS := _build/runs
 
-.PHONY: book test lint unit notebooks browser stamp record workshop student scan clean help
+.PHONY: book test lint unit notebooks browser matrix flaky records record-runs status stamp record workshop \
+	student scan clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
 	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
+	@echo "make matrix  every notebook under nbval on each torch release of torch-matrix.txt"
+	@echo "make flaky   the matrix three times per release; a notebook that passes and fails is flaky"
+	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
+	@echo "make record-runs  execute every notebook on this machine's accelerator and keep the outputs in results/"
+	@echo "make status  print where each notebook has run, from results/runs"
 	@echo "make stamp   copy tools/snippets/ into the notebooks' stamped cells"
 	@echo "make record  record the eigh benchmark on this machine into results/"
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
@@ -23,14 +32,15 @@ help:
 	@echo "make clean   remove _build (keeps .venv)"
 
 # The virtual environment, rebuilt only when a requirements file changes.
-$(VENV)/.book-deps: requirements.txt
+# torch is pinned by constraints.txt to the release the book teaches.
+$(VENV)/.book-deps: requirements.txt constraints.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements.txt
+	$(PY) -m pip install --quiet -r requirements.txt -c constraints.txt
 	@touch $@
 
 $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
-	$(PY) -m pip install --quiet -r requirements-test.txt
+	$(PY) -m pip install --quiet -r requirements-test.txt -c constraints.txt
 	@touch $@
 
 book: $(VENV)/.book-deps
@@ -45,8 +55,27 @@ lint: $(VENV)/.test-deps
 unit: $(VENV)/.test-deps
 	$(PY) -m pytest tests --ignore=tests/browser -q
 
+# Run records of this run go to _build/runs/torch-<release>/run-1 (tools/runs.py has the schema).
 notebooks: $(VENV)/.test-deps
-	$(PY) -m pytest -p tests.nbreport --nbval-lax --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks -q
+	$(PY) -m pytest -p tests.nbreport --nbval-lax --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks -q \
+		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --run-command "make test"
+
+# The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/matrix.py).
+# The taught release is skipped when `make test` has just recorded it for the current sources.
+matrix: $(VENV)/.test-deps
+	$(PY) -m tools.matrix run --skip-fresh
+
+flaky: $(VENV)/.test-deps
+	$(PY) -m tools.matrix run --repeat 3 --command-name "make flaky"
+
+records: $(VENV)/.test-deps
+	$(PY) -m tools.matrix records
+
+record-runs: $(VENV)/.test-deps
+	$(PY) -m tools.matrix record
+
+status: $(VENV)/.book-deps
+	$(PY) -m tools.runs status
 
 browser: $(VENV)/.test-deps
 	@test -f _build/html/index.html || $(MAKE) book

@@ -94,7 +94,7 @@ student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student
 
 scan: $(VENV)/.book-deps
-	$(PY) -m tools.upgrade_scan .
+	$(PY) -m tools.upgrade_scan --exclude 'tests/fixtures/*' .
 
 clean:
 	rm -rf _build

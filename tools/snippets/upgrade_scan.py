@@ -1,373 +1,708 @@
-# The upgrade scanner (source: tools/snippets/upgrade_scan.py; `python -m tools.upgrade_scan` runs the same code).
-# It reads Python files and notebooks, and reports code that PyTorch 2.12 affects, with the fix.
+# The upgrade scanner (source: tools/snippets/upgrade_scan.py; the course runs it as
+# `python -m tools.upgrade_scan PATH`). It reads Python files, notebooks, shell
+# scripts, CI YAML, Dockerfiles, requirements files and Markdown code blocks, and
+# reports the code that PyTorch 2.12 affects, with a fix for each API.
 import argparse
 import ast
 import dataclasses
+import fnmatch
+import io
 import json
 import os
 import re
 import shlex
+import stat
+import sys
+import time
+import tokenize
 import warnings
-from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-SKIPPED_FOLDERS = {
-    ".git",
-    ".venv",
-    "venv",
-    "_build",
-    "__pycache__",
-    "node_modules",
-    "site-packages",
-    ".ipynb_checkpoints",
-    ".pytest_cache",
-    ".ruff_cache",
-    ".mypy_cache",
+BREAKS, WARNS, ADVISORY = "breaks", "warns", "advisory"
+SEVERITIES = (BREAKS, WARNS, ADVISORY)
+
+
+@dataclasses.dataclass(frozen=True)
+class Rule:
+    id: str
+    severity: str  # breaks: fails or behaves differently; warns: a warning now
+    changed: str  # what changed, with the release
+    fix: str  # the fix when no API-specific one applies
+
+
+RULES = {
+    rule.id: rule
+    for rule in [
+        Rule(
+            "torchscript",
+            WARNS,
+            "TorchScript is deprecated: torch.jit APIs warn in 2.12 "
+            "(DeprecationWarning since 2.10) and get no new features",
+            "move to torch.export (export and save) or torch.compile (speed)",
+        ),
+        Rule(
+            "dist-nn-functional",
+            BREAKS,
+            "the torch.distributed.nn collectives raise RuntimeError under "
+            "torch.compile in 2.12 (with fullgraph=False: a silent graph break); "
+            "all_reduce and broadcast also warn in eager mode",
+            "use torch.distributed._functional_collectives, which compiles",
+        ),
+        Rule(
+            "port-29500",
+            BREAKS,
+            "single-node torchrun without --master-port, --standalone or "
+            "--rdzv-endpoint no longer listens on 29500 in 2.12: it picks a free port",
+            "pass --master-port to torchrun; in the workers read MASTER_PORT",
+        ),
+        Rule(
+            "green-context-positional",
+            BREAKS,
+            "GreenContext.create takes keyword arguments only in 2.12 "
+            "(2.11: create(num_sms, device_id=0))",
+            "call GreenContext.create(num_sms=..., device_id=...)",
+        ),
+        Rule(
+            "stream-capturing",
+            ADVISORY,
+            "torch.cuda.is_current_stream_capturing is CUDA-only; 2.12 adds the "
+            "device-agnostic torch.Stream.is_capturing()",
+            "use torch.accelerator.current_stream().is_capturing()",
+        ),
+        Rule(
+            "metadata-json",
+            WARNS,
+            "FunctionEvent.metadata_json warns (FutureWarning) in 2.12 and 2.13; "
+            "the 2.15.0 wheel has no such attribute",
+            "read event.event_metadata (2.12, 2.13); from 2.15 read event.metadata",
+        ),
+        Rule(
+            "magma",
+            ADVISORY,
+            "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve and "
+            "cholesky_inverse no longer use it, so preferring it changes nothing there",
+            "drop the preference (PyTorch picks per op), or ask for 'cusolver'",
+        ),
+        Rule(
+            "defer-layout-freezing",
+            BREAKS,
+            "the release notes' max_autotune_defer_layout_freezing knob is not in "
+            "the 2.12.0 wheel: setting it raises and its environment variable is "
+            "ignored",
+            "remove it; the 2.12.0 wheel still defers layout freezing",
+        ),
+        Rule(
+            "cu128-wheels",
+            BREAKS,
+            "2.12 publishes no CUDA 12.8 wheels: a cu128 index or +cu128 pin "
+            "finds no torch 2.12",
+            "use .../whl/cu130 (default; driver 580.65.06+ on Linux, 580.88+ on "
+            "Windows) or .../whl/cu126 (older drivers; Maxwell, Pascal, Volta)",
+        ),
+        Rule(
+            "cuda-source-build",
+            ADVISORY,
+            "building PyTorch 2.12 from source needs CUDA 12.6 or newer and a "
+            "C++20 compiler (CMake enforces C++20)",
+            "build with CUDA 12.6+ (for example FROM nvidia/cuda:12.6...) and a "
+            "C++20 compiler (GCC 10+)",
+        ),
+        Rule(
+            "fullgraph-no-frames",
+            WARNS,
+            "torch.compile(fullgraph=True) that runs no compiled frame (a "
+            "TorchDispatchMode active, Dynamo disabled) warns in 2.12; the "
+            "release notes say 2.13 raises",
+            "compile outside the mode or the disabled region, or drop fullgraph=True",
+        ),
+        Rule(
+            "fsdp2-fullgraph",
+            BREAKS,
+            "compiling through FSDP2 hooks with fullgraph=True is no longer "
+            "supported in 2.12",
+            "compile FSDP2 models with fullgraph=False, or compile the module "
+            "before fully_shard",
+        ),
+        Rule(
+            "torchcomms-p2p",
+            ADVISORY,
+            "with torchcomms, the default planned for 2.13, point-to-point ops "
+            "on one group are no longer guaranteed to run concurrently",
+            "post them together with dist.batch_isend_irecv([dist.P2POp(...)]) "
+            "or give each direction its own group",
+        ),
+        Rule(
+            "torchcomms-one-device",
+            ADVISORY,
+            "with torchcomms, the default planned for 2.13, a process group has "
+            "one backend device (and is initialised eagerly)",
+            "create one group per device type, e.g. dist.new_group(backend='gloo') "
+            "for CPU tensors",
+        ),
+    ]
 }
-DEFAULT_PORT = 29500
-DEFER_KNOB = "max_autotune_defer_layout_freezing"
-DEFER_ENV = "TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING"
-TORCHSCRIPT = {"script", "trace", "trace_module", "script_method", "save", "load"}
-ENVIRONMENT_CALLS = {
-    "os.putenv",
-    "os.getenv",
-    "os.environ.get",
-    "os.environ.setdefault",
-    "os.environ.pop",
+
+# Changes in the 2.12 release summaries that have no rule, and why.
+NO_RULE = {
+    "eager process-group init (torchcomms, 2.13)": "every init_process_group is "
+    "affected alike; code that relies on lazy init cannot be told apart by "
+    "reading it: run your tests with TORCH_DISTRIBUTED_USE_TORCHCOMMS=1",
+    "torchcomms replaces the c10d backends (after 2.13)": "announced without an "
+    "API to check against; the 2.12 wheel has no deprecation to detect",
+    "MPS tensors in unified memory": "performance only: no API changed",
+    "FMA in Inductor's addcdiv lowering": "numerics of compiled optimizers move "
+    "closer to eager; no code has to change",
+    "new features (accelerator.Graph, fused Adagrad, MX export, torch.cond in "
+    "CUDA graphs, ROCm, XPU and Metal-4 additions)": "additions: nothing breaks",
+}
+
+# Fixes for one API, where the rule's own fix would not fit.
+JIT_FIXES = {
+    "script": "export the model with torch.export.export(model, example_args) "
+    "(save: torch.export.save), or speed it up with torch.compile(model)",
+    "script@": "remove the decorator (the function runs eagerly); decorate with "
+    "@torch.compile if you need the speed",
+    "trace": "torch.export.export(model, example_args) captures the same graph "
+    "(declare dynamic_shapes where sizes vary)",
+    "save": "torch.export.save(exported_program, 'model.pt2')",
+    "load": "torch.export.load('model.pt2') for programs you export; a "
+    "third-party TorchScript file still loads in 2.12 (with the warning): ask "
+    "its publisher for an exported program",
+    "freeze": "torch.compile(model.eval()) with torch._inductor.config.freezing "
+    "= True folds weights as freeze did",
+    "fork": "let torch.compile schedule the work, or use torch.futures / "
+    "concurrent.futures in eager mode",
+    "interface": "describe the interface with typing.Protocol or an abstract "
+    "base class",
+    "set_fusion_strategy": "remove it: torch.compile fuses kernels itself "
+    "(control it with mode= and options=)",
+    "script_method": "make it a plain method and compile the module",
+    "test": "a test that checks scriptability: keep it while you ship "
+    "TorchScript, and test torch.export.export(model, args) beside it",
+}
+JIT_APIS = {
+    "script": "script",
+    "trace": "trace",
+    "trace_module": "trace",
+    "script_method": "script_method",
+    "save": "save",
+    "load": "load",
+    "freeze": "freeze",
+    "optimize_for_inference": "freeze",
+    "fork": "fork",
+    "wait": "fork",
+    "interface": "interface",
+    "set_fusion_strategy": "set_fusion_strategy",
+}
+FUNCOL = {
+    "all_reduce": "funcol.all_reduce(t, 'sum', group)",
+    "broadcast": "funcol.broadcast(t, src, group)",
+    "all_gather": "funcol.all_gather_tensor_autograd(t, 0, group) (one tensor: the "
+    "list concatenated along dim 0)",
+    "reduce_scatter": "funcol.reduce_scatter_tensor_autograd(t, 'sum', 0, group)",
+    "all_to_all_single": "funcol.all_to_all_single_autograd(t, None, None, group)",
+}
+DIST_NN_OPS = {*FUNCOL, "all_to_all", "gather", "scatter", "reduce"}
+NAME_RULES = {  # exact dotted name -> (rule, API key)
+    "torch.cuda.is_current_stream_capturing": ("stream-capturing", ""),
+    "torch.cuda.graphs.is_current_stream_capturing": ("stream-capturing", ""),
+    "torch._C._LinalgBackend.Magma": ("magma", ""),
+}
+NAME_RULES.update(
+    {f"torch.jit.{name}": ("torchscript", key) for name, key in JIT_APIS.items()}
+)
+for _op in DIST_NN_OPS:
+    NAME_RULES[f"torch.distributed.nn.{_op}"] = ("dist-nn-functional", _op)
+    NAME_RULES[f"torch.distributed.nn.functional.{_op}"] = ("dist-nn-functional", _op)
+
+PORT = "29500"
+PORT_IN_TEXT = re.compile(r":29500\b")
+KNOB = "max_autotune_defer_layout_freezing"
+KNOB_ENV = "TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING"
+LAUNCHER_ENV = {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "TORCHELASTIC_RUN_ID"}
+SPAWNERS = {
+    "torch.multiprocessing.spawn",
+    "torch.multiprocessing.start_processes",
+    "torch.multiprocessing.Process",
+    "multiprocessing.Process",
+    "torch.distributed.rpc.init_rpc",
 }
 SUBPROCESS = {
     f"subprocess.{name}"
     for name in ("run", "call", "check_call", "check_output", "Popen")
 }
+PROFILER = ("torch.profiler", "torch.autograd.profiler", "torch.autograd.profiler_util")
+COMPILE_DISABLERS = {"torch.compiler.disable", "torch._dynamo.disable"}
+DISPATCH_MODE = "torch.utils._python_dispatch.TorchDispatchMode"
+FSDP2 = {
+    "torch.distributed.fsdp.fully_shard",
+    "torch.distributed._composable.fsdp.fully_shard",
+    "torch.distributed._composable.fsdp.fully_shard.fully_shard",
+}
+CU128 = re.compile(  # release wheels only: the nightly matrix is not checked here
+    r"download\.pytorch\.org/whl/(?:test/)?cu128\b"
+    r"|\btorch(?:vision|audio)?\s*[=<>~!]=\s*[\w.]+\+cu128\b"
+)
+OLD_CUDA = re.compile(
+    r"(?:nvidia/cuda:|cuda[-_]?(?:toolkit[-_])?|CUDA_VERSION[=:\s]+)(?:11[.-]\d|12[.-][0-5])\b",
+    re.IGNORECASE,
+)
+KNOB_SETTING = re.compile(rf"(?:^|[\s\"'-]){KNOB_ENV}[\"']?\s*[:=]")
+SOURCE_BUILD = re.compile(r"github\.com/pytorch/pytorch(?:\.git)?\b")
+NOQA = re.compile(r"#\s*noqa:\s*([\w\-, ]+)", re.IGNORECASE)
+# A file can only have findings if its text holds one of these words.
+PY_TRIGGERS = (
+    r"jit|distributed\.nn|distributed import nn|"
+    r"\bnn\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)|"
+    r"29500|GreenContext|green_contexts|stream_capturing|metadata_json|magma|"
+    r"Magma|MAGMA|layout_freezing|LAYOUT_FREEZING|cu128|fullgraph|isend|irecv|"
+    r"init_process_group"
+)
+TRIGGERS = {
+    "python": re.compile(PY_TRIGGERS),
+    "text": re.compile(PY_TRIGGERS + r"|torchrun|torch\.distributed\.(?:run|launch)"),
+}
+SKIPPED_FOLDERS = {
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    "node_modules",
+    "site-packages",
+    "__pycache__",
+    ".ipynb_checkpoints",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".mypy_cache",
+    ".cache",
+    ".eggs",
+    "_build",
+    ".idea",
+}
+MAX_BYTES = 10_000_000
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 SHELL_CELL_MAGICS = {"bash", "sh", "script", "system"}
-TIMED_LINE = re.compile(
-    r"%(?:time|prun|timeit(?:\s+-[nr]\s*\d+|\s+-[a-z])*)\s+(.*)"
-)  # `%time stmt`: stmt is Python
-
-# rule id -> (what changed in 2.12, the fix)
-RULES = {
-    "torchscript": (
-        "TorchScript is deprecated (DeprecationWarning since 2.10, still so in 2.12); it gets no new features",
-        "export with torch.export.export(model, args) and save with torch.export.save; use torch.compile for "
-        "speed; ExecuTorch for mobile and embedded",
-    ),
-    "dist-nn-functional": (
-        "torch.distributed.nn.functional raises RuntimeError under torch.compile in 2.12 (with fullgraph=False "
-        "it graph-breaks and runs eagerly)",
-        "use the same op from torch.distributed._functional_collectives",
-    ),
-    "port-29500": (
-        "torchrun no longer defaults to port 29500: without --master-port or --standalone a single-node run "
-        "picks a free port",
-        "pass --master-port explicitly, or read MASTER_PORT from the environment instead of hard-coding 29500",
-    ),
-    "green-context-positional": (
-        "GreenContext.create takes keyword arguments only in 2.12 (2.11: create(num_sms, device_id=0))",
-        "call GreenContext.create(num_sms=..., device_id=...)",
-    ),
-    "stream-capturing": (
-        "torch.cuda.is_current_stream_capturing is CUDA-only; 2.12 adds the device-agnostic "
-        "torch.Stream.is_capturing()",
-        "use torch.accelerator.current_stream().is_capturing()",
-    ),
-    "metadata-json": (
-        "FunctionEvent.metadata_json is deprecated in 2.12 (warns on access)",
-        "read the structured FunctionEvent.event_metadata instead",
-    ),
-    "magma": (
-        "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve and cholesky_inverse no longer use it, "
-        "so preferring 'magma' does not change them",
-        "drop the call (PyTorch then chooses for each op), or ask for 'cusolver'",
-    ),
-    "defer-layout-freezing": (
-        "the release notes' max_autotune_defer_layout_freezing knob is not in the 2.12.0 wheel: setting the "
-        "config raises AttributeError and the environment variable is ignored",
-        "remove it; 2.12 still defers layout freezing by default",
-    ),
-}
+TIMED = re.compile(r"%(?:time|prun|timeit(?:\s+-[nr]\s*\d+|\s+-[a-z])*)\s+(.*)")
 
 
 @dataclasses.dataclass(frozen=True)
 class Finding:
-    """One place in one file that 2.12 affects. `cell` is the notebook cell index (None for .py files)."""
+    """One place in one file that 2.12 affects. `cell` is the notebook cell
+    index (None elsewhere); `line` and `column` count from 1 (in the cell)."""
 
     path: str
     line: int
     rule: str
     detail: str
     cell: int | None = None
+    column: int = 1
+    fix: str = ""
+    severity: str = ""
 
     @property
     def changed(self) -> str:
-        return RULES[self.rule][0]
-
-    @property
-    def fix(self) -> str:
-        return RULES[self.rule][1]
+        return RULES[self.rule].changed
 
     def where(self) -> str:
-        return (
-            f"{self.path}:{self.line}"
-            if self.cell is None
-            else f"{self.path} (cell {self.cell}, line {self.line})"
-        )
+        cell = "" if self.cell is None else f"[cell {self.cell}]"
+        return f"{self.path}{cell}:{self.line}:{self.column}"
 
     def to_dict(self) -> dict:
         return {
-            "path": self.path,
-            "cell": self.cell,
-            "line": self.line,
-            "rule": self.rule,
-            "detail": self.detail,
+            **dataclasses.asdict(self),
             "changed": self.changed,
-            "fix": self.fix,
         }
 
 
 @dataclasses.dataclass
 class Report:
-    findings: list[Finding] = dataclasses.field(default_factory=list)
-    errors: list[str] = dataclasses.field(default_factory=list)
+    findings: list = dataclasses.field(default_factory=list)
+    errors: list = dataclasses.field(default_factory=list)  # unreadable input
+    internal: list = dataclasses.field(default_factory=list)  # scanner bugs
+    notes: list = dataclasses.field(default_factory=list)
+    skipped_folders: list = dataclasses.field(default_factory=list)
     files: int = 0
+    seconds: float = 0.0
+    # cross-file evidence that code runs under torchrun
+    launched: set = dataclasses.field(default_factory=set)
+    pending: list = dataclasses.field(default_factory=list)
 
 
-# ---- Python code, through the AST ----------------------------------------------------------------------------------
+# ---- Python: one parse, one walk, names resolved per scope --------------------
 
 
-def import_aliases(trees: Iterable[ast.AST]) -> dict[str, str]:
-    """Local name -> the dotted name it stands for, from every import in the code (`import torch as t` -> t: torch)."""
-    aliases: dict[str, str] = {}
-    for tree in trees:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                for name in node.names:
-                    if name.asname:
-                        aliases[name.asname] = name.name
-                    else:
-                        top = name.name.split(".")[0]
-                        aliases[top] = top
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                for name in node.names:
-                    if name.name != "*":
-                        aliases[name.asname or name.name] = f"{node.module}.{name.name}"
-    return aliases
+class Scope:
+    def __init__(self, kind: str, parent: "Scope | None") -> None:
+        self.kind, self.parent = kind, parent
+        self.bindings: dict = {}  # name -> [(position, dotted name or None)]
+        self.globals: set = set()
+
+    def bind(self, name: str, position: tuple, target: str | None) -> None:
+        self.bindings.setdefault(name, []).append((position, target))
 
 
-def qualified_name(node: ast.AST, aliases: dict[str, str]) -> str | None:
-    """The dotted name an expression like `t.jit.script` refers to, or None when it is not an imported name."""
+def resolve(name: str, scope: Scope, position: tuple) -> str | None:
+    """The dotted name that `name` stands for where it is used, or None when it
+    is a local variable, a parameter or unknown. Class scopes are invisible to
+    the functions inside them, as in Python."""
+    current, first = scope, True
+    while current is not None:
+        if name in current.globals:
+            while current.parent is not None:
+                current = current.parent
+        if current.kind != "class" or first:
+            bound = current.bindings.get(name)
+            if bound:
+                earlier = [b for b in bound if b[0] <= position]
+                return max(earlier or bound, key=lambda b: b[0])[1]
+        current, first = current.parent, False
+    return "torch" if name == "torch" else None
+
+
+def dotted(node: ast.AST) -> tuple[str, list[str]] | None:
+    """`a.b.c` as ("a", ["b", "c"]), or None for other expressions."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
         node = node.value
-    if not isinstance(node, ast.Name) or node.id not in aliases:
-        return None
-    return ".".join([aliases[node.id], *reversed(parts)])
+    return (node.id, parts[::-1]) if isinstance(node, ast.Name) else None
 
 
-def constant(node: ast.AST | None) -> object:
-    return node.value if isinstance(node, ast.Constant) else None
+class Module:
+    """One Python module (or a notebook's cells, which share a kernel) parsed
+    once, with its scopes and the nodes the rules look at."""
 
+    def __init__(self) -> None:
+        self.root = Scope("module", None)
+        self.chains: list = []  # (unit, node, scope) for names and attributes
+        self.calls: list = []
+        self.constants: list = []
+        self.stores: list = []  # (unit, attribute node) assigned to
+        self.bases: list = []  # (unit, class node, scope)
+        self.decorators: set = set()  # ids of decorator expressions
 
-def is_default_port(node: ast.AST | None) -> bool:
-    return constant(node) in (DEFAULT_PORT, str(DEFAULT_PORT))
-
-
-class PythonScanner(ast.NodeVisitor):
-    """Finds the 2.12 rules in one parsed module; `report(line, rule, detail)` receives each finding."""
-
-    def __init__(self, aliases: dict[str, str], report) -> None:
-        self.aliases = aliases
-        self.report = report
-
-    def name_rule(self, name: str) -> tuple[str, str] | None:
-        module, _, attr = name.rpartition(".")
-        if module == "torch.jit" and attr in TORCHSCRIPT:
-            return "torchscript", f"{name}"
-        if name == "torch.distributed.nn.functional" or name.startswith(
-            "torch.distributed.nn.functional."
-        ):
-            return "dist-nn-functional", name
-        if name in (
-            "torch.cuda.is_current_stream_capturing",
-            "torch.cuda.graphs.is_current_stream_capturing",
-        ):
-            return "stream-capturing", name
-        return None
-
-    def check_name(self, node: ast.AST) -> bool:
-        """Report a use of a flagged name; True when it was one (so the parts of the name are not reported again)."""
-        name = qualified_name(node, self.aliases)
-        found = self.name_rule(name) if name else None
-        if found:
-            self.report(node.lineno, *found)
-        return found is not None
-
-    def visit_Name(self, node: ast.Name) -> None:
-        self.check_name(node)
-
-    def visit_Attribute(self, node: ast.Attribute) -> None:
-        if self.check_name(node):
-            return
-        if node.attr == "metadata_json":
-            self.report(node.lineno, "metadata-json", ".metadata_json")
-        elif node.attr == DEFER_KNOB:
-            self.report(node.lineno, "defer-layout-freezing", f".{DEFER_KNOB}")
-        self.generic_visit(node)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        name = qualified_name(node.func, self.aliases) or ""
-        if (
-            name.endswith("GreenContext.create")
-            and name.startswith("torch.cuda")
-            and node.args
-        ):
-            self.report(
-                node.lineno,
-                "green-context-positional",
-                f"{len(node.args)} positional argument(s)",
+    def add(self, unit: int, tree: ast.AST) -> None:
+        """Collect bindings and interesting nodes, iteratively (no recursion)."""
+        stack = [(tree, self.root, None, False)]
+        while stack:
+            node, scope, at, inner = stack.pop()
+            kind = type(node)
+            position = (
+                unit,
+                getattr(node, "lineno", 0),
+                getattr(node, "col_offset", 0),
             )
-        if name == "torch.backends.cuda.preferred_linalg_library":
-            backend = (
-                node.args[0]
-                if node.args
-                else next((k.value for k in node.keywords if k.arg == "backend"), None)
-            )
-            if (
-                isinstance(constant(backend), str)
-                and constant(backend).lower() == "magma"
-            ):
-                self.report(node.lineno, "magma", 'preferred_linalg_library("magma")')
-        for keyword in node.keywords:
-            if keyword.arg == "master_port" and is_default_port(keyword.value):
-                self.report(keyword.value.lineno, "port-29500", "master_port=29500")
-            elif keyword.arg == "init_method" and re.search(
-                rf":{DEFAULT_PORT}\b", str(constant(keyword.value))
-            ):
-                self.report(
-                    keyword.value.lineno, "port-29500", "init_method with port 29500"
-                )
-            elif keyword.arg == DEFER_KNOB:
-                self.report(
-                    keyword.value.lineno, "defer-layout-freezing", f"{DEFER_KNOB}=..."
-                )
-            elif (
-                keyword.arg == "MASTER_PORT"
-                and name.endswith("environ.update")
-                and is_default_port(keyword.value)
-            ):
-                self.report(keyword.value.lineno, "port-29500", "MASTER_PORT=29500")
-        if name in ENVIRONMENT_CALLS and node.args:
-            sets = node.args[1] if name == "os.putenv" and len(node.args) > 1 else None
-            self.environment_use(node.lineno, node.args[0], sets)
+            child_scope, child_at = scope, at
+            if kind is ast.Name:
+                if isinstance(node.ctx, ast.Load):
+                    if not inner:
+                        self.chains.append((unit, node, scope))
+                else:
+                    target = self.root if node.id in scope.globals else scope
+                    target.bind(node.id, at or position, None)
+                continue
+            if kind is ast.Attribute:
+                if not inner:
+                    self.chains.append((unit, node, scope))
+                if not isinstance(node.ctx, ast.Load):
+                    self.stores.append((unit, node))
+                stack.append((node.value, scope, at, True))
+                continue
+            if kind is ast.Constant:
+                if isinstance(node.value, str | int):
+                    self.constants.append((unit, node, scope))
+                continue
+            if kind is ast.Call:
+                self.calls.append((unit, node, scope))
+            elif kind in (ast.Import, ast.ImportFrom):
+                for alias in node.names:
+                    if kind is ast.Import:
+                        local = alias.asname or alias.name.split(".")[0]
+                        target = alias.name if alias.asname else local
+                    elif node.level == 0 and node.module and alias.name != "*":
+                        local = alias.asname or alias.name
+                        target = f"{node.module}.{alias.name}"
+                    else:
+                        local, target = alias.asname or alias.name, None
+                    scope.bind(local, position, target)
+                continue
+            elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
+                scope.bind(node.name, position, None)
+                for decorator in node.decorator_list:
+                    self.decorators.add(id(decorator))
+                    stack.append((decorator, scope, None, False))
+                if kind is ast.ClassDef:
+                    self.bases.append((unit, node, scope))
+                    for base in node.bases + [k.value for k in node.keywords]:
+                        stack.append((base, scope, None, False))
+                    body_scope = Scope("class", scope)
+                else:
+                    args = node.args
+                    every = args.posonlyargs + args.args + args.kwonlyargs
+                    every += [a for a in (args.vararg, args.kwarg) if a is not None]
+                    outer = args.defaults + args.kw_defaults + [node.returns]
+                    for child in outer + [a.annotation for a in every]:
+                        if child is not None:
+                            stack.append((child, scope, None, False))
+                    body_scope = Scope("function", scope)
+                    for arg in every:
+                        body_scope.bind(arg.arg, (unit, 0, 0), None)
+                for statement in node.body:
+                    stack.append((statement, body_scope, None, False))
+                continue
+            elif kind is ast.Lambda:
+                child_scope = Scope("function", scope)
+                for arg in node.args.args + node.args.kwonlyargs:
+                    child_scope.bind(arg.arg, (unit, 0, 0), None)
+                stack.append((node.body, child_scope, None, False))
+                continue
+            elif kind in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
+                child_scope = Scope("function", scope)
+            elif kind in (ast.Global, ast.Nonlocal):
+                scope.globals.update(node.names if kind is ast.Global else ())
+                continue
+            elif kind in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+                end = (unit, node.end_lineno or 0, node.end_col_offset or 0)
+                targets = node.targets if kind is ast.Assign else [node.target]
+                for target in targets:
+                    stack.append((target, scope, end, False))
+                if node.value is not None:
+                    stack.append((node.value, scope, None, False))
+                continue
+            elif kind is ast.ExceptHandler and node.name:
+                scope.bind(node.name, position, None)
+            elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
+                scope.bind(node.name, position, None)
+            for child in ast.iter_child_nodes(node):
+                stack.append((child, child_scope, child_at, False))
+
+    def name_of(self, node: ast.AST, scope: Scope, unit: int) -> str | None:
+        chain = dotted(node)
+        if chain is None:
+            return None
+        base = resolve(chain[0], scope, (unit, node.lineno, node.col_offset))
+        return ".".join([base, *chain[1]]) if base else None
+
+
+def jit_fix(key: str, path: str, decorator: bool) -> str:
+    name = Path(path).name
+    in_test = name.startswith("test_") or name.endswith("_test.py")
+    if in_test and key in ("script", "trace"):
+        return JIT_FIXES["test"]
+    return JIT_FIXES["script@" if decorator and key == "script" else key]
+
+
+def python_findings(module: Module, path: str, emit, pending) -> dict:
+    """Apply the rules to a collected module. `emit(unit, node, rule, detail,
+    fix)` reports; `pending` gets port findings that need torchrun evidence.
+    Returns facts about the file (spawns processes, runs under a launcher)."""
+    names: dict = {}  # id(node) -> resolved dotted name
+    for unit, node, scope in module.chains:
+        name = module.name_of(node, scope, unit)
+        if name:
+            names[id(node)] = name
+    for _, node, _ in module.calls:
+        if id(node.func) in names:
+            names.setdefault(id(node), names[id(node.func)])
+    resolved = set(names.values())
+    uses_profiler = any(n.startswith(PROFILER) for n in resolved)
+    facts = {"spawns": False, "launcher": False}
+    compiles_fullgraph = []
+    disables = False
+    sharded = set()  # the names of the modules passed to fully_shard
+    for unit, node, _ in module.chains:
+        name = names.get(id(node))
+        if not name:
+            continue
+        for end in range(name.count(".") + 1, 0, -1):
+            prefix = ".".join(name.split(".")[:end])
+            if prefix in NAME_RULES:
+                rule, key = NAME_RULES[prefix]
+                fix, decorator = "", id(node) in module.decorators
+                if rule == "torchscript":
+                    fix = jit_fix(key, path, decorator)
+                elif rule == "dist-nn-functional":
+                    fix = (
+                        f"use {FUNCOL[key]} (funcol: torch.distributed."
+                        "_functional_collectives), which compiles"
+                        if key in FUNCOL
+                        else "no compilable equivalent: keep the call outside "
+                        "the compiled region (torch.compiler.disable)"
+                    )
+                emit(unit, node, rule, "@" * decorator + prefix, fix)
+                break
+        if name in COMPILE_DISABLERS or name.startswith("torch._dynamo.config.disable"):
+            disables = True
+        if name.startswith("torch.distributed.elastic.multiprocessing.errors.record"):
+            facts["launcher"] = True
+    for _, node, _ in module.bases:
+        for base in node.bases:
+            if names.get(id(base)) == DISPATCH_MODE:
+                disables = True
+    own_json = any(n.attr == "metadata_json" for _, n in module.stores)
+    exempt = set()
+    for unit, node, _ in module.calls:
+        name = names.get(id(node.func)) or ""
+        func = node.func
+        attr = func.attr if isinstance(func, ast.Attribute) else ""
+        keywords = {k.arg: k.value for k in node.keywords}
+        if name in SPAWNERS:
+            facts["spawns"] = True
         if name in SUBPROCESS and node.args:
-            self.command(node.args[0])
-        self.generic_visit(node)
-
-    def visit_Subscript(self, node: ast.Subscript) -> None:
-        if qualified_name(node.value, self.aliases) == "os.environ" and isinstance(
-            node.ctx, ast.Load
-        ):
-            self.environment_use(node.lineno, node.slice, None)
-        self.generic_visit(node)
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        for target in node.targets:
-            if (
-                isinstance(target, ast.Subscript)
-                and qualified_name(target.value, self.aliases) == "os.environ"
+            exempt.update(id(n) for n in ast.walk(node.args[0]))
+            command_findings(node.args[0], unit, emit)
+        if attr in ("setdefault", "get") or name == "os.getenv":
+            exempt.update(id(a) for a in node.args[1:])
+        if name.startswith("torch.cuda") and name.endswith("GreenContext.create"):
+            if node.args:
+                emit(
+                    unit,
+                    node,
+                    "green-context-positional",
+                    f"{len(node.args)} positional argument(s)",
+                    "",
+                )
+        if name == "torch.backends.cuda.preferred_linalg_library":
+            backend = node.args[0] if node.args else keywords.get("backend")
+            value = backend.value if isinstance(backend, ast.Constant) else None
+            if isinstance(value, str) and value.lower() == "magma":
+                emit(unit, node, "magma", f"preferred_linalg_library({value!r})", "")
+        for keyword in node.keywords:
+            if keyword.arg == KNOB:
+                emit(unit, keyword.value, "defer-layout-freezing", f"{KNOB}=...", "")
+        if attr == "getattr" or (isinstance(func, ast.Name) and func.id == "getattr"):
+            if len(node.args) > 1 and getattr(node.args[1], "value", None) == (
+                "metadata_json"
             ):
-                self.environment_use(node.lineno, target.slice, node.value)
-        self.generic_visit(node)
-
-    def visit_Dict(self, node: ast.Dict) -> None:
-        for key in node.keys:
-            if key is not None and constant(key) == DEFER_ENV:
-                self.environment_use(key.lineno, key, None)
-        self.generic_visit(node)
-
-    def environment_use(
-        self, line: int, key: ast.AST | None, value: ast.AST | None
-    ) -> None:
-        """An environment variable read, or set to `value`: flag the absent Inductor knob, and MASTER_PORT overwritten
-        with 29500 (under torchrun 2.12 that points the workers at a port nobody listens on)."""
-        if constant(key) == DEFER_ENV:
-            self.report(line, "defer-layout-freezing", DEFER_ENV)
-        elif constant(key) == "MASTER_PORT" and is_default_port(value):
-            self.report(line, "port-29500", "MASTER_PORT set to 29500")
-
-    def command(self, node: ast.AST) -> None:
-        """A subprocess command given as a string or a list of string constants: scan it as a shell line."""
-        if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value
-        elif isinstance(node, ast.List | ast.Tuple) and all(
-            isinstance(constant(e), str) for e in node.elts
+                if uses_profiler and not own_json:
+                    emit(
+                        unit, node, "metadata-json", 'getattr(..., "metadata_json")', ""
+                    )
+        if name == "torch.distributed.isend" or name == "torch.distributed.irecv":
+            emit(unit, node, "torchcomms-p2p", name.rpartition(".")[2], "")
+        if name == "torch.distributed.init_process_group":
+            backend = node.args[0] if node.args else keywords.get("backend")
+            value = backend.value if isinstance(backend, ast.Constant) else None
+            if isinstance(value, str) and "," in value:
+                emit(unit, node, "torchcomms-one-device", f"backend={value!r}", "")
+        if name in FSDP2 and node.args and dotted(node.args[0]):
+            sharded.add(dotted(node.args[0])[0])
+        fullgraph = keywords.get("fullgraph")
+        if isinstance(fullgraph, ast.Constant) and fullgraph.value is True:
+            if name == "torch.compile" and node.args:
+                compiles_fullgraph.append((unit, node, dotted(node.args[0])))
+            elif attr == "compile" and not name:  # module.compile(fullgraph=True)
+                compiles_fullgraph.append((unit, node, dotted(func.value)))
+            elif name == "torch.compile":
+                compiles_fullgraph.append((unit, node, None))
+    for unit, node, _ in module.chains:
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            if node.attr == KNOB:
+                emit(unit, node, "defer-layout-freezing", f".{KNOB}", "")
+    for unit, node in module.stores:
+        if node.attr == KNOB:
+            emit(unit, node, "defer-layout-freezing", f".{KNOB} = ...", "")
+    if uses_profiler and not own_json:
+        for unit, node, _ in module.chains:
+            receivers = [node]
+            while isinstance(receivers[-1], ast.Attribute):
+                receivers.append(receivers[-1].value)
+            for attribute in receivers[:-1]:
+                if attribute.attr == "metadata_json" and not (
+                    isinstance(attribute.value, ast.Name)
+                    and attribute.value.id in ("self", "cls")
+                ):
+                    emit(unit, attribute, "metadata-json", ".metadata_json", "")
+    for unit, node, _ in module.constants:
+        value = node.value
+        if value == KNOB:
+            emit(unit, node, "defer-layout-freezing", repr(value), "")
+        elif value == KNOB_ENV:
+            emit(unit, node, "defer-layout-freezing", KNOB_ENV, "", WARNS)
+        elif isinstance(value, str) and value in LAUNCHER_ENV:
+            facts["launcher"] = True
+        elif isinstance(value, str) and CU128.search(value):
+            emit(unit, node, "cu128-wheels", CU128.search(value).group(0), "")
+        if id(node) in exempt:
+            continue
+        if str(value) == PORT or (
+            isinstance(value, str) and PORT_IN_TEXT.search(value)
         ):
-            text = shlex.join(constant(e) for e in node.elts)
-        else:
-            return
-        for rule, detail in shell_rules(text):
-            self.report(node.lineno, rule, detail)
+            pending.append((unit, node, "port 29500 in code that runs under torchrun"))
+    for unit, node, target in compiles_fullgraph:
+        if target and target[0] in sharded:
+            emit(unit, node, "fsdp2-fullgraph", "torch.compile(fullgraph=True)", "")
+        elif disables:
+            emit(unit, node, "fullgraph-no-frames", "torch.compile(fullgraph=True)", "")
+    return facts
 
 
-def hard_coded_port(trees: Iterable[ast.AST], shell_lines: Iterable[str] = ()) -> bool:
-    """Whether the code names port 29500: the number, the string "29500", an address like "host:29500", or a shell
-    line (other than a torchrun command) that mentions it."""
-    address = re.compile(rf"(?<![\d]){DEFAULT_PORT}(?!\d)")
-    for tree in trees:
-        for node in ast.walk(tree):
-            value = constant(node)
-            if value in (DEFAULT_PORT, str(DEFAULT_PORT)) or (
-                isinstance(value, str) and f":{DEFAULT_PORT}" in value
-            ):
-                return True
-    return any(address.search(line) for line in shell_lines)
+def command_findings(node: ast.AST, unit: int, emit) -> None:
+    """A subprocess command as a string or a list of strings: a shell line."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.List | ast.Tuple) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
+    ):
+        text = shlex.join(e.value for e in node.elts)
+    else:
+        return
+    for rule, detail, fix, severity in shell_rules(text):
+        emit(unit, node, rule, detail, fix, severity)
 
 
-# ---- shell lines (`!torchrun ...`, `%env ...`, %%bash cells, subprocess commands) -----------------------------------
-
-
-def shell_rules(line: str) -> Iterator[tuple[str, str]]:
-    """Rules that a shell command line triggers by itself. A torchrun line that relies on the default port is
-    decided later by `torchrun_without_port`, with the rest of the file in view."""
-    words = shell_words(line)
-    for word in words:
-        name, _, value = word.partition("=")
-        if name == DEFER_ENV:
-            yield "defer-layout-freezing", DEFER_ENV
-        elif (
-            name == "MASTER_PORT"
-            and value == str(DEFAULT_PORT)
-            and launches_torchrun(words)
-        ):
-            yield (
-                "port-29500",
-                "MASTER_PORT=29500 does not set torchrun's port (torchrun reads --master-port)",
-            )
+# ---- shell lines (scripts, CI YAML, Dockerfiles, `!cmd` in notebooks) ---------
 
 
 def shell_words(line: str) -> list[str]:
     try:
         return shlex.split(line, comments=True)
-    except ValueError:  # an unbalanced quote: fall back to whitespace
+    except ValueError:  # an unbalanced quote
         return line.split()
 
 
 def launches_torchrun(words: list[str]) -> bool:
-    return (
-        any(Path(w).name == "torchrun" for w in words)
-        or "torch.distributed.run" in words
+    return any(
+        Path(w).name == "torchrun"
+        or w in ("torch.distributed.run", "torch.distributed.launch")
+        for w in words
     )
 
 
+def shell_rules(line: str):
+    """(rule, detail, fix, severity) that one shell line triggers by itself."""
+    words = shell_words(line)
+    for word in words:
+        name, _, value = word.partition("=")
+        if name == KNOB_ENV:
+            yield (
+                "defer-layout-freezing",
+                KNOB_ENV,
+                "remove it: nothing reads it",
+                WARNS,
+            )
+        elif name == "MASTER_PORT" and value == PORT and launches_torchrun(words):
+            yield (
+                "port-29500",
+                "MASTER_PORT=29500 before torchrun",
+                "torchrun ignores MASTER_PORT: pass --master-port=29500",
+                ADVISORY,
+            )
+
+
 def torchrun_without_port(line: str) -> bool:
-    """A single-node torchrun command with no --master-port, --standalone or --rdzv-endpoint: 2.12 picks a port."""
+    """A single-node torchrun command with no --master-port, --standalone or
+    --rdzv-endpoint: 2.12 picks a free port for it."""
     words = shell_words(line)
     if not launches_torchrun(words) or any(
         w.startswith("PET_MASTER_PORT=") for w in words
     ):
         return False
-    options: dict[str, str] = {}
+    options: dict = {}
     for index, word in enumerate(words):
         if word.startswith("--"):
             name, equals, value = word.partition("=")
@@ -378,43 +713,75 @@ def torchrun_without_port(line: str) -> bool:
     return options.get("--nnodes", "1").split(":")[-1] == "1"
 
 
-# ---- files and notebooks --------------------------------------------------------------------------------------------
+def launched_scripts(line: str) -> set:
+    """The Python files a torchrun line starts (their names)."""
+    words = shell_words(line)
+    if not launches_torchrun(words):
+        return set()
+    return {Path(w).name for w in words if w.endswith(".py")}
 
 
-def split_cell(source: str) -> tuple[str, list[tuple[int, str]]]:
-    """A notebook code cell as (Python source with IPython lines blanked, [(line, shell command)]).
+def logical_lines(lines):
+    """Join lines continued with a trailing backslash: [(line, column, text)]."""
+    joined, start, parts = [], None, []
+    for number, column, text in lines:
+        if start is None:
+            start = (number, column)
+        if text.rstrip().endswith("\\"):
+            parts.append(text.rstrip()[:-1])
+            continue
+        parts.append(text)
+        joined.append((*start, " ".join(parts)))
+        start, parts = None, []
+    if parts:
+        joined.append((*start, " ".join(parts)))
+    return joined
 
-    `!cmd`, `x = !cmd` and `%env A=B` are shell lines; `%time stmt` keeps its Python statement; other `%magic` lines
-    are blanked (a `pass` keeps an indented block valid); a `%%bash` cell is all shell;
-    a `%%time`-like cell magic or `%%writefile *.py` keeps its Python body. Line numbers are kept."""
+
+# ---- files -------------------------------------------------------------------
+
+
+def split_cell(source: str) -> tuple[str, list]:
+    """A notebook cell as (Python source with IPython lines blanked, shell lines
+    [(line, text)]). `!cmd`, `x = !cmd` and `%env A=B` are shell lines (continued
+    with `\\` over several lines); `%time stmt` keeps its statement; other magics
+    are blanked (a `pass` keeps an indented block valid); `%%bash` cells are
+    shell; `%%time`-like cells and `%%writefile *.py` keep their Python body."""
     lines = source.split("\n")
-    shell: list[tuple[int, str]] = []
+    shell: list = []
     first = lines[0].strip() if lines else ""
     if first.startswith("%%"):
-        magic, *rest = first[2:].split()
+        magic, *rest = first[2:].split() or [""]
+        target = rest[-1] if rest else ""
         python_body = magic in PYTHON_CELL_MAGICS or (
-            magic == "writefile" and rest and rest[-1].endswith(".py")
+            magic == "writefile" and target.endswith(".py")
         )
         if magic in SHELL_CELL_MAGICS or (
-            magic == "writefile" and rest and rest[-1].endswith(".sh")
+            magic == "writefile" and target.endswith(".sh")
         ):
-            shell = [(number, line) for number, line in enumerate(lines[1:], start=2)]
+            shell = list(enumerate(lines[1:], start=2))
         if not python_body:
             return "", shell
         lines = ["", *lines[1:]]
-    code = []
+    code: list = []
+    continued = False
     for number, line in enumerate(lines, start=1):
         stripped = line.lstrip()
         indent = line[: len(line) - len(stripped)]
+        if continued:  # the rest of a shell line continued with a backslash
+            shell.append((number, stripped))
+            code.append("")
+            continued = stripped.rstrip().endswith("\\")
+            continue
         assigned = re.match(r"[\w.]+\s*=\s*!(.*)", stripped)
-        timed = TIMED_LINE.match(stripped)
+        timed = TIMED.match(stripped)
         if timed:
             code.append(f"{indent}{timed.group(1)}")
             continue
-        if stripped.startswith("!"):
-            shell.append((number, stripped.lstrip("!")))
-        elif assigned:
-            shell.append((number, assigned.group(1)))
+        if stripped.startswith("!") or assigned:
+            text = assigned.group(1) if assigned else stripped.lstrip("!")
+            shell.append((number, text))
+            continued = text.rstrip().endswith("\\")
         elif stripped.startswith("%env "):
             setting = stripped[len("%env ") :].strip()
             shell.append(
@@ -423,194 +790,613 @@ def split_cell(source: str) -> tuple[str, list[tuple[int, str]]]:
                     setting if "=" in setting else "=".join(setting.split(None, 1)),
                 )
             )
-        elif not stripped.startswith("%") and not (
-            stripped.endswith("?") and not stripped.startswith("#")
-        ):
+        elif stripped.startswith("%"):
+            continued = stripped.rstrip().endswith("\\")
+        elif not (stripped.endswith("?") and not stripped.startswith("#")):
             code.append(line)
             continue
         code.append(f"{indent}pass" if indent else "")
     return "\n".join(code), shell
 
 
-def scan_units(
-    path: str,
-    units: list[tuple[int | None, str, list[tuple[int, str]]]],
-    report: Report,
-) -> None:
-    """Scan the Python parts of a file together (they share imports, as a notebook's cells share a kernel)."""
-    parsed: list[tuple[int | None, ast.AST]] = []
-    for cell, code, _ in units:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter(
-                    "ignore", SyntaxWarning
-                )  # e.g. an invalid escape in the scanned code
-                parsed.append((cell, ast.parse(code)))
-        except (
-            SyntaxError,
-            ValueError,
-        ) as error:  # ValueError: null bytes in the source
-            line = (
-                f"line {error.lineno}: {error.msg}"
-                if isinstance(error, SyntaxError)
-                else str(error)
-            )
-            where = line if cell is None else f"cell {cell}, {line}"
-            skipped = (
-                "skipped the file"
-                if cell is None
-                else "skipped the cell, scanned the others"
-            )
-            report.errors.append(f"{path}: cannot parse ({where}); {skipped}")
-    aliases = import_aliases(tree for _, tree in parsed)
-    for cell, tree in parsed:
-        PythonScanner(
-            aliases,
-            lambda line, rule, detail, cell=cell: report.findings.append(
-                Finding(path, line, rule, detail, cell)
-            ),
-        ).visit(tree)
-    shell = [(cell, line, text) for cell, _, lines in units for line, text in lines]
-    for cell, line, text in shell:
-        report.findings += [
-            Finding(path, line, rule, detail, cell)
-            for rule, detail in shell_rules(text)
-        ]
-    others = (text for _, _, text in shell if not launches_torchrun(shell_words(text)))
-    if hard_coded_port((tree for _, tree in parsed), others):
-        for cell, line, text in shell:
-            if torchrun_without_port(text):
-                report.findings.append(
-                    Finding(
-                        path,
-                        line,
-                        "port-29500",
-                        "torchrun without --master-port while this file hard-codes 29500",
-                        cell,
-                    )
+def kind_of(path: Path) -> str | None:
+    name, suffix = path.name.lower(), path.suffix.lower()
+    if suffix == ".py":
+        return "python"
+    if suffix == ".ipynb":
+        return "notebook"
+    if suffix in (".sh", ".bash", ".zsh") or name in ("makefile", "justfile"):
+        return "shell"
+    if suffix in (".yml", ".yaml"):
+        return "yaml"
+    if name.startswith(("dockerfile", "containerfile")) or suffix == ".dockerfile":
+        return "docker"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    if (suffix in (".txt", ".in") and "requirements" in name) or name in (
+        "pyproject.toml",
+        "setup.cfg",
+        "environment.yml",
+        "constraints.txt",
+    ):
+        return "requirements"
+    return None
+
+
+def read_python(data: bytes) -> str:
+    """Decode Python source as Python does: a BOM or a PEP 263 coding line."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding).lstrip("\ufeff")
+
+
+class FileScan:
+    """Everything found in one file. Units are the file's Python parts (a
+    module, a notebook's cells, a Markdown file's code blocks) and shell parts."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.findings: list = []
+        self.errors: list = []
+        self.notes: list = []
+        self.pending: list = []
+        self.launched: set = set()
+        self.facts = {"spawns": False, "launcher": False}
+        self.lines: dict = {}  # (cell, line) -> text, for noqa
+        self.offsets: dict = {}  # unit -> (cell, line offset)
+        self.lenient = False  # Markdown: code that does not parse is a note
+
+    def add(self, unit, line, column, rule, detail, fix="", severity=""):
+        cell, offset = self.offsets.get(unit, (None, 0))
+        text = self.lines.get((cell, line + offset), "")
+        suppressed = NOQA.search(text)
+        if suppressed and rule in re.split(r"[,\s]+", suppressed.group(1)):
+            return
+        self.findings.append(
+            Finding(self.path, line + offset, rule, detail, cell, column, fix, severity)
+        )
+
+    def python(self, units: list) -> None:
+        """units: [(unit id, cell, line offset, source, shell lines)]."""
+        module = Module()
+        for unit, cell, offset, code, _ in units:
+            self.offsets[unit] = (cell, offset)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # SyntaxWarning in the code
+                    tree = ast.parse(code)
+                module.add(unit, tree)
+            except (SyntaxError, ValueError) as error:
+                if self.lenient:  # a Markdown code block may be a fragment
+                    self.fragments(module, unit, offset, code)
+                    continue
+                line = getattr(error, "lineno", "?")
+                where = f"line {line}: {getattr(error, 'msg', error)}"
+                where = where if cell is None else f"cell {cell}, {where}"
+                self.errors.append(f"{self.path}: cannot parse ({where})")
+            except (RecursionError, MemoryError) as error:
+                self.errors.append(
+                    f"{self.path}: too deeply nested to parse ({type(error).__name__})"
                 )
-    unique = {
-        (f.cell, f.line, f.rule): f for f in reversed(report.findings)
-    }  # one finding per line and rule
-    report.findings = sorted(
-        unique.values(), key=lambda f: (f.cell or 0, f.line, f.rule)
-    )
+
+        def emit(unit, node, rule, detail, fix, severity=""):
+            column = node.col_offset + 1
+            self.add(unit, node.lineno, column, rule, detail, fix, severity)
+
+        pending: list = []
+        facts = python_findings(module, self.path, emit, pending)
+        self.facts.update({k: v or self.facts[k] for k, v in facts.items()})
+        for unit, node, detail in pending:
+            cell, offset = self.offsets.get(unit, (None, 0))
+            self.pending.append(
+                Finding(
+                    self.path,
+                    node.lineno + offset,
+                    "port-29500",
+                    detail,
+                    cell,
+                    node.col_offset + 1,
+                    "read the port from MASTER_PORT (torchrun sets it), or "
+                    "pass --master-port=29500 to torchrun",
+                )
+            )
+        shell = [
+            (unit, line, text) for unit, _, _, _, lines in units for line, text in lines
+        ]
+        self.shell(shell)
+
+    def fragments(self, module: Module, unit: int, offset: int, code: str) -> None:
+        """A Markdown block that does not parse: parse its top-level statements
+        one by one, and note the ones that do not parse either."""
+        chunks, start, current = [], 1, []
+        for number, line in enumerate(code.split("\n"), start=1):
+            top = line[:1].strip() and not re.match(
+                r"[)\]}#]|(else|elif|except|finally)\b", line
+            )
+            if top and current:
+                chunks.append((start, current))
+                start, current = number, []
+            current.append(line)
+        chunks.append((start, current))
+        for index, (first, lines) in enumerate(chunks, start=1):
+            part = unit * 100_000 + index
+            self.offsets[part] = (None, offset + first - 1)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    module.add(part, ast.parse("\n".join(lines)))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self.notes.append(f"{self.path}:{offset + first}: code not parsed")
+
+    def shell(self, lines: list) -> None:
+        """lines: [(unit, line, text)] of shell commands, continuations joined."""
+        by_unit: dict = {}
+        for unit, line, text in lines:
+            by_unit.setdefault(unit, []).append((line, 1, text))
+        commands = [
+            (unit, line, text)
+            for unit, unit_lines in by_unit.items()
+            for line, _, text in logical_lines(unit_lines)
+        ]
+        # Evidence that something else uses 29500: a Python literal or another
+        # shell line of this file (of this code block, in Markdown).
+        names_port = {unit: bool(self.pending) for unit in by_unit}
+        for unit, line, text in commands:
+            for rule, detail, fix, severity in shell_rules(text):
+                self.add(unit, line, 1, rule, detail, fix, severity)
+            match = CU128.search(text)
+            if match and not text.lstrip().startswith("#"):
+                self.add(unit, line, 1, "cu128-wheels", match.group(0))
+            self.launched |= launched_scripts(text)
+            if PORT in text and not launches_torchrun(shell_words(text)):
+                names_port[unit] = True
+        if any(names_port.values()):
+            for unit, line, text in commands:
+                if self.lenient and not names_port[unit]:
+                    continue
+                if torchrun_without_port(text):
+                    self.add(
+                        unit,
+                        line,
+                        1,
+                        "port-29500",
+                        "torchrun without --master-port, and 29500 named here",
+                        "pass --master-port=29500, or read the port from "
+                        "MASTER_PORT where this file uses 29500",
+                    )
+
+    def text_lines(self, lines: list) -> None:
+        """Rules for any line of text: cu128 wheels, CUDA for source builds."""
+        builds = any(SOURCE_BUILD.search(text) for _, _, text in lines)
+        for unit, line, text in lines:
+            match = CU128.search(text)
+            comment = text.lstrip().startswith("#") and not self.lenient
+            if match and not comment:
+                self.add(unit, line, match.start() + 1, "cu128-wheels", match.group(0))
+            if KNOB_SETTING.search(text):
+                detail, fix = KNOB_ENV, "remove it: nothing reads it"
+                self.add(unit, line, 1, "defer-layout-freezing", detail, fix, WARNS)
+            old = OLD_CUDA.search(text) if builds else None
+            if old:
+                self.add(unit, line, old.start() + 1, "cuda-source-build", old.group(0))
+
+
+def strip_prompt(text: str, kind: str) -> str:
+    if kind == "docker":
+        text = re.sub(r"^\s*(RUN|CMD|ENTRYPOINT)\s+", "", text)
+        env = re.match(r"^\s*(?:ENV|ARG)\s+(\S+?)(?:=|\s+)(.*)", text)
+        if env:
+            return f"{env.group(1)}={env.group(2)}"
+        if text.startswith("["):
+            try:
+                return shlex.join(json.loads(text))
+            except (ValueError, TypeError):
+                pass
+    if kind == "yaml":
+        text = re.sub(r"^\s*(?:-\s+)?(?:[\w.-]+:\s+)?", "", text).strip("\"'|> ")
+    return re.sub(r"^\s*(?:\$|#)\s+", "", text) if kind == "prompt" else text
+
+
+def scan_text(scan: FileScan, text: str, kind: str) -> None:
+    lines = text.split("\n")
+    scan.offsets[0] = (None, 0)
+    for number, line in enumerate(lines, start=1):
+        scan.lines[(None, number)] = line
+    scan.text_lines([(0, n, t) for n, t in enumerate(lines, start=1)])
+    if kind in ("shell", "yaml", "docker"):
+        scan.shell(
+            [(0, n, strip_prompt(t, kind)) for n, t in enumerate(lines, start=1)]
+        )
+    elif kind == "markdown":
+        units, shell, fence, block, language = [], [], None, [], ""
+        for number, line in enumerate(lines, start=1):
+            opened = re.match(r"^\s*(```+|~~~+)\s*\{?([\w+-]*)", line)
+            if fence is None and opened:
+                fence, language, block = opened.group(1), opened.group(2).lower(), []
+                start = number
+            elif fence is not None and line.strip().startswith(fence):
+                if language in (
+                    "python",
+                    "py",
+                    "python3",
+                    "ipython",
+                    "pycon",
+                    "code-cell",
+                ):
+                    source = "\n".join(
+                        re.sub(r"^(>>>|\.\.\.) ?", "", b) for b in block
+                    )  # doctest prompts
+                    code, cell_shell = split_cell(source)
+                    unit = len(units) + 1
+                    units.append((unit, None, start, code, cell_shell))
+                elif language not in ("text", "json", "toml", "ini", "output", "cpp"):
+                    kind_here = (
+                        "yaml"
+                        if language in ("yaml", "yml")
+                        else ("docker" if language == "dockerfile" else "prompt")
+                    )
+                    shell += [
+                        (-start, start + i, strip_prompt(b, kind_here))
+                        for i, b in enumerate(block, start=1)
+                    ]
+                fence = None
+            elif fence is not None:
+                block.append(line)
+        scan.lenient = True
+        if units:
+            scan.python(units)
+        scan.shell(shell)
+
+
+def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
+    """Scan one file, never raising: problems become per-file errors."""
+    scan = FileScan(path)
+    try:
+        scan_file_into(scan, Path(path), max_bytes)
+    except Exception as error:  # a bug in the scanner: report it, go on
+        scan.errors.append(f"internal error: {path}: {type(error).__name__}: {error}")
+    return scan
+
+
+def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
+    kind = kind_of(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            scan.errors.append(f"{path}: not a regular file (skipped)")
+            return
+        if info.st_size > max_bytes:
+            size = f"{info.st_size} bytes, over the {max_bytes}-byte limit"
+            scan.errors.append(f"{path}: {size} (skipped)")
+            return
+        data = path.read_bytes()
+    except OSError as error:
+        scan.errors.append(f"{path}: cannot read ({type(error).__name__})")
+        return
+    try:
+        text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        scan.errors.append(f"{path}: cannot decode ({type(error).__name__})")
+        return
+    if not TRIGGERS["python" if kind == "python" else "text"].search(text):
+        return  # no rule can match: skip the parse
+    if kind == "python":
+        for number, line in enumerate(text.split("\n"), start=1):
+            scan.lines[(None, number)] = line
+        scan.python([(0, None, 0, text, [])])
+    elif kind == "notebook":
+        scan_notebook_into(scan, text)
+    else:
+        scan_text(scan, text, kind or "requirements")
+
+
+def scan_notebook_into(scan: FileScan, text: str) -> None:
+    try:
+        notebook = json.loads(text)
+        cells = notebook["cells"]
+        meta = notebook.get("metadata") or {}
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as error:
+        scan.errors.append(
+            f"{scan.path}: not a valid notebook ({type(error).__name__})"
+        )
+        return
+    language = (meta.get("kernelspec") or {}).get("language") or (
+        meta.get("language_info") or {}
+    ).get("name", "python")
+    if str(language).lower() != "python":
+        scan.notes.append(f"{scan.path}: a {language} notebook (skipped)")
+        return
+    units = []
+    for index, cell in enumerate(cells):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        source = source if isinstance(source, str) else "".join(source)
+        for number, line in enumerate(source.split("\n"), start=1):
+            scan.lines[(index, number)] = line
+        code, shell = split_cell(source)
+        units.append((index + 1, index, 0, code, shell))
+    scan.python(units)
 
 
 def scan_source(source: str, path: str = "<source>") -> Report:
-    """Scan one Python source text."""
-    report = Report(files=1)
-    scan_units(path, [(None, source, [])], report)
-    return report
+    """Scan one Python source text (as if it ran under torchrun if it says so)."""
+    scan = FileScan(path)
+    for number, line in enumerate(source.split("\n"), start=1):
+        scan.lines[(None, number)] = line
+    scan.python([(0, None, 0, source, [])])
+    return finish(collect([scan]))
 
 
 def scan_notebook_json(text: str, path: str = "<notebook>") -> Report:
     """Scan a notebook's code cells (the JSON text of an .ipynb file)."""
-    report = Report(files=1)
-    try:
-        cells = json.loads(text)["cells"]
-    except (json.JSONDecodeError, KeyError, TypeError) as error:
-        report.errors.append(
-            f"{path}: not a valid notebook ({error.__class__.__name__}: {error})"
+    scan = FileScan(path)
+    scan_notebook_into(scan, text)
+    return finish(collect([scan]))
+
+
+# ---- many files ------------------------------------------------------------------
+
+
+def files_under(paths, report: Report, exclude=()) -> list:
+    """The files to scan under the paths named; skipped folders are recorded."""
+    found = []
+
+    def excluded(path: Path) -> bool:
+        text = path.as_posix()
+        return any(
+            fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) for p in exclude
         )
-        return report
-    units = []
-    for index, cell in enumerate(cells):
-        if cell.get("cell_type") == "code":
-            source = cell.get("source", "")
-            code, shell = split_cell(
-                source if isinstance(source, str) else "".join(source)
-            )
-            units.append((index, code, shell))
-    scan_units(path, units, report)
-    return report
 
-
-def files_under(paths: Iterable[Path], report: Report) -> Iterator[Path]:
-    """The files named, and the .py and .ipynb files under the folders named (hidden and skipped folders pruned)."""
-    for path in paths:
-        if path.is_file():
-            yield path
-        elif path.is_dir():
+    for path in map(Path, paths):
+        if path.is_dir():
             for folder, subfolders, files in os.walk(path):
-                subfolders[:] = sorted(
-                    d
-                    for d in subfolders
-                    if d not in SKIPPED_FOLDERS and not d.startswith(".")
-                )
-                yield from (
-                    Path(folder) / name
-                    for name in sorted(files)
-                    if name.endswith((".py", ".ipynb"))
-                )
+                keep = []
+                for name in sorted(subfolders):
+                    full = Path(folder) / name
+                    if name in SKIPPED_FOLDERS or (full / "pyvenv.cfg").exists():
+                        report.skipped_folders.append(full.as_posix())
+                    elif not excluded(full):
+                        keep.append(name)
+                subfolders[:] = keep
+                for name in sorted(files):
+                    full = Path(folder) / name
+                    if kind_of(full) and not excluded(full):
+                        found.append(full)
+        elif path.exists() or path.is_symlink():
+            if not excluded(path):
+                found.append(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
+    return found
 
 
-def scan_paths(paths: Iterable[str | Path]) -> Report:
-    """Scan files and folders (recursively: .py and .ipynb, skipping virtual environments and build output)."""
+def collect(scans) -> Report:
     report = Report()
-    for path in files_under([Path(p) for p in paths], report):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            report.errors.append(f"{path}: cannot read ({error.__class__.__name__})")
-            continue
-        if path.suffix == ".ipynb":
-            found = scan_notebook_json(text, str(path))
-        elif path.suffix == ".py":
-            found = scan_source(text, str(path))
-        else:
-            report.errors.append(f"{path}: not a .py file or an .ipynb notebook")
-            continue
+    for scan in scans:
         report.files += 1
-        report.findings += found.findings
-        report.errors += found.errors
+        report.findings += scan.findings
+        for error in scan.errors:
+            (report.internal if error.startswith("internal") else report.errors).append(
+                error
+            )
+        report.notes += scan.notes
+        report.launched |= scan.launched
+        if not scan.facts["spawns"]:
+            launcher = scan.facts["launcher"] or bool(scan.launched)
+            report.pending += [(f, launcher) for f in scan.pending]
     return report
+
+
+def finish(report: Report, select=(), ignore=()) -> Report:
+    """Keep a port finding only with evidence that its file runs under torchrun
+    (it reads LOCAL_RANK and the like, or a torchrun line anywhere launches it);
+    then filter by rule or severity and sort."""
+    for finding, launcher in report.pending:
+        if launcher or Path(finding.path).name in report.launched:
+            report.findings.append(finding)
+    report.pending = []
+
+    def wanted(f: Finding) -> bool:
+        severity = f.severity or RULES[f.rule].severity
+        keys = {f.rule, severity}
+        return (not select or keys & set(select)) and not keys & set(ignore)
+
+    unique = {(f.path, f.cell, f.line, f.rule, f.detail): f for f in report.findings}
+    report.findings = sorted(
+        (f for f in unique.values() if wanted(f)),
+        key=lambda f: (f.path, f.cell or 0, f.line, f.column, f.rule),
+    )
+    return report
+
+
+def scan_paths(
+    paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
+) -> Report:
+    """Scan files and folders; `jobs` worker processes for large trees."""
+    start = time.perf_counter()
+    listing = Report()
+    files = [str(p) for p in files_under(paths, listing, exclude)]
+    parallel = jobs > 1 and len(files) >= 64 and scan_file.__module__ != "__main__"
+    if parallel:
+        with ProcessPoolExecutor(jobs) as pool:
+            chunk = max(1, len(files) // (jobs * 16))
+            scans = list(
+                pool.map(scan_file, files, [max_bytes] * len(files), chunksize=chunk)
+            )
+    else:
+        scans = [scan_file(f, max_bytes) for f in files]
+    report = collect(scans)
+    report.errors = listing.errors + report.errors
+    report.skipped_folders = listing.skipped_folders
+    finish(report, select, ignore)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+# ---- output ----------------------------------------------------------------------
+
+
+def severity_of(f: Finding) -> str:
+    return f.severity or RULES[f.rule].severity
 
 
 def format_report(report: Report) -> str:
-    lines = [
-        f"{f.where()}: [{f.rule}] {f.detail}: {f.changed}. Fix: {f.fix}."
-        for f in report.findings
-    ]
-    lines += [f"error: {error}" for error in report.errors]
+    """Text grouped by rule: what changed once, then each place, then the fixes."""
+    lines = []
+    for rule in RULES.values():
+        found = [f for f in report.findings if f.rule == rule.id]
+        if not found:
+            continue
+        lines.append(f"[{rule.id}] {rule.severity}: {rule.changed}.")
+        for f in found:
+            tag = "" if severity_of(f) == rule.severity else f" ({severity_of(f)})"
+            lines.append(f"  {f.where()}: {f.detail}{tag}")
+        fixes: dict = {}
+        for f in found:
+            fixes.setdefault(f.fix or rule.fix, []).append(f.detail)
+        for fix, details in fixes.items():
+            apis = sorted(set(details))
+            label = ", ".join(apis) if len(apis) < 4 else f"{len(apis)} APIs"
+            lines.append(
+                f"  fix ({label}): {fix}." if len(fixes) > 1 else f"  fix: {fix}."
+            )
+    if report.skipped_folders:
+        shown = ", ".join(report.skipped_folders[:5])
+        more = len(report.skipped_folders) - 5
+        lines.append(
+            f"skipped folders: {shown}" + (f" and {more} more" if more > 0 else "")
+        )
+    rate = report.files / report.seconds if report.seconds else 0.0
     lines.append(
-        f"{len(report.findings)} finding(s) in {report.files} file(s)"
-        + (f", {len(report.errors)} error(s)" if report.errors else "")
+        f"{len(report.findings)} finding(s) in {report.files} file(s), "
+        f"{len(report.errors) + len(report.internal)} error(s); "
+        f"{report.seconds:.2f} s, {rate:.0f} files/s"
     )
     return "\n".join(lines)
 
 
+def report_json(report: Report) -> dict:
+    return {
+        "findings": [
+            f.to_dict()
+            | {"severity": severity_of(f), "fix": f.fix or RULES[f.rule].fix}
+            for f in report.findings
+        ],
+        "errors": report.errors + report.internal,
+        "notes": report.notes,
+        "skipped_folders": report.skipped_folders,
+        "files": report.files,
+        "seconds": round(report.seconds, 3),
+    }
+
+
+LEVELS = {BREAKS: "error", WARNS: "warning", ADVISORY: "note"}
+
+
+def report_sarif(report: Report) -> dict:
+    """SARIF 2.1.0, as GitHub code scanning reads it."""
+    rules = [
+        {
+            "id": r.id,
+            "shortDescription": {"text": r.changed},
+            "help": {"text": r.fix},
+            "defaultConfiguration": {"level": LEVELS[r.severity]},
+        }
+        for r in RULES.values()
+    ]
+    results = []
+    for f in report.findings:
+        cell = "" if f.cell is None else f" (cell {f.cell})"
+        results.append(
+            {
+                "ruleId": f.rule,
+                "level": LEVELS[severity_of(f)],
+                "message": {"text": f"{f.detail}{cell}: {f.fix or RULES[f.rule].fix}"},
+                "locations": [
+                    {
+                        "physicalLocation": {
+                            "artifactLocation": {"uri": Path(f.path).as_posix()},
+                            "region": {"startLine": f.line, "startColumn": f.column},
+                        }
+                    }
+                ],
+            }
+        )
+    driver = {
+        "name": "upgrade-scan-2.12",
+        "informationUri": "https://github.com/pytorch/pytorch/releases/tag/v2.12.0",
+        "rules": rules,
+    }
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
+
+
+def report_github(report: Report) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    kinds = {BREAKS: "error", WARNS: "warning", ADVISORY: "notice"}
+
+    def escape(text: str, prop: bool = False) -> str:
+        text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+        return text.replace(":", "%3A").replace(",", "%2C") if prop else text
+
+    return "\n".join(
+        f"::{kinds[severity_of(f)]} file={escape(f.path, True)},line={f.line},"
+        f"col={f.column},title={escape('2.12 ' + f.rule, True)}::"
+        f"{escape(f.detail + ': ' + (f.fix or RULES[f.rule].fix))}"
+        for f in report.findings
+    )
+
+
 def exit_code(report: Report) -> int:
-    """0: nothing found; 1: findings; 2: a path was missing or a file could not be parsed."""
+    """0 clean; 1 findings; 2 a path or file could not be read or parsed;
+    3 an internal error (a scanner bug). The highest applies."""
+    if report.internal:
+        return 3
     return 2 if report.errors else 1 if report.findings else 0
 
 
-def upgrade_scan_main(argv: list[str] | None = None) -> int:
+def upgrade_scan_main(argv=None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.upgrade_scan",
         description="Find code that PyTorch 2.12 affects, with the fix for each.",
     )
+    parser.add_argument("paths", nargs="+", help="files or folders to scan")
     parser.add_argument(
-        "paths", nargs="+", help=".py files, .ipynb notebooks or folders to scan"
+        "--format", choices=["text", "json", "sarif", "github"], default="text"
     )
+    parser.add_argument("--json", action="store_true", help="same as --format json")
     parser.add_argument(
-        "--json", action="store_true", help="print the findings as JSON"
+        "--select", default="", help="rules or severities, comma-separated"
     )
+    parser.add_argument("--ignore", default="", help="rules or severities to leave out")
+    parser.add_argument("--exclude", action="append", default=[], help="glob of paths")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--max-bytes", type=int, default=MAX_BYTES)
     args = parser.parse_args(argv)
-    report = scan_paths(args.paths)
-    if args.json:
-        print(
-            json.dumps(
-                {
-                    "findings": [f.to_dict() for f in report.findings],
-                    "errors": report.errors,
-                    "files": report.files,
-                },
-                indent=1,
-            )
+    select = [s for s in args.select.split(",") if s]
+    ignore = [s for s in args.ignore.split(",") if s]
+    unknown = set(select + ignore) - set(RULES) - set(SEVERITIES)
+    if unknown:
+        parser.error(f"unknown rule or severity: {', '.join(sorted(unknown))}")
+    try:
+        report = scan_paths(
+            args.paths, args.jobs, args.exclude, select, ignore, args.max_bytes
         )
+    except Exception as error:  # a scanner bug outside any one file
+        print(f"internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 3
+    form = "json" if args.json else args.format
+    if form == "json":
+        print(json.dumps(report_json(report), indent=1))
+    elif form == "sarif":
+        print(json.dumps(report_sarif(report), indent=1))
+    elif form == "github":
+        print(report_github(report))
     else:
         print(format_report(report))
+    for message in report.errors + report.internal:
+        print(f"error: {message}", file=sys.stderr)
     return exit_code(report)

@@ -12,13 +12,16 @@ CELL_TIMEOUT := 300
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
 TAUGHT := $(shell sed -n 's/^torch==//p' constraints.txt)
 RUNS := _build/runs
+# The newest release of the version matrix: the last release line of torch-matrix.txt.
+NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book test lint unit notebooks browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book test lint unit typecheck notebooks browser matrix flaky records record-runs status stamp record workshop \
 	student scan clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
 	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
+	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
 	@echo "make matrix  every notebook under nbval on each torch release of torch-matrix.txt"
 	@echo "make flaky   the matrix three times per release; a notebook that passes and fails is flaky"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
@@ -46,7 +49,7 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 book: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 
-test: lint unit notebooks book browser
+test: lint unit typecheck notebooks book browser
 	@echo "make test: every check passed"
 
 lint: $(VENV)/.test-deps
@@ -54,6 +57,12 @@ lint: $(VENV)/.test-deps
 
 unit: $(VENV)/.test-deps
 	$(PY) -m pytest tests --ignore=tests/browser -q
+
+# Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
+# of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
+typecheck: $(VENV)/.test-deps
+	$(PY) -m tools.typecheck --python $(PY)
+	$(PY) -m tools.typecheck --python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
 
 # Run records of this run go to _build/runs/torch-<release>/run-1 (tools/runs.py has the schema).
 notebooks: $(VENV)/.test-deps

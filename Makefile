@@ -15,13 +15,15 @@ RUNS := _build/runs
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book test lint unit typecheck notebooks browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book test lint unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
 	student scan clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
 	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
 	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
+	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers"
+	@echo "make quiz    regenerate the quiz cells (tools/snippets/quiz_*.py) from quizzes/*.yml"
 	@echo "make matrix  every notebook under nbval on each torch release of torch-matrix.txt"
 	@echo "make flaky   the matrix three times per release; a notebook that passes and fails is flaky"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
@@ -49,14 +51,19 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 book: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 
-test: lint unit typecheck notebooks book browser
+test: lint unit typecheck notebooks exercises book browser
 	@echo "make test: every check passed"
 
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check tools tests notebooks
 
 unit: $(VENV)/.test-deps
-	$(PY) -m pytest tests --ignore=tests/browser -q
+	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/exercises -q
+
+# Every exercise's check against its solution (must pass), the student stub and each wrong answer
+# under tests/exercises/<label>/ (must fail with a message): tools/exercises.py, one kernel per notebook.
+exercises: $(VENV)/.test-deps
+	$(PY) -m pytest tests/exercises -q
 
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
 # of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
@@ -95,6 +102,9 @@ stamp: $(VENV)/.book-deps
 
 record: $(VENV)/.book-deps
 	$(PY) -m tools.record_eigh
+
+quiz: $(VENV)/.book-deps
+	$(PY) -m tools.quiz snippets
 
 workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages

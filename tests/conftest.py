@@ -35,7 +35,8 @@ GOOD_NOTEBOOK: dict[str, Any] = {
     "metadata": {
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
         "course": {"platforms": ["cpu"], "minutes": {"teaching": 5, "exercises": 5},
-                   "multi_process": False, "budget_seconds": 30},
+                   "multi_process": False, "budget_seconds": 30,
+                   "exercises": [{"label": "add", "minutes": 5, "level": "easy"}]},
     },
     "cells": [
         _markdown(HEADER),
@@ -43,7 +44,8 @@ GOOD_NOTEBOOK: dict[str, Any] = {
         _code("assert 1 + 1 == 2"),
         _markdown("```{exercise} Add\n:label: add\nCompute `total = 2 + 2`.\n```"),
         _code("# @title Solution (double-click to show the code)\ntotal = 2 + 2",
-              tags=["solution", "hide-input"], jupyter={"source_hidden": True}, colab={"cellView": "form"}),
+              tags=["solution", "hide-input"], jupyter={"source_hidden": True}, colab={"cellView": "form"},
+              mystnb={"code_prompt_show": "Show solution", "code_prompt_hide": "Hide solution"}),
         _code("assert total == 4"),
     ],
 }

@@ -33,6 +33,10 @@ def test_toc_and_notebooks_agree() -> None:
     assert conventions.toc_problems() == []
 
 
+def test_each_chapter_has_three_exercises() -> None:
+    assert conventions.chapter_problems() == []
+
+
 def test_the_fixture_notebook_is_clean(good_notebook: dict[str, Any]) -> None:
     assert [p for check in conventions.CHECKS for p in check(good_notebook)] == []
 
@@ -101,3 +105,65 @@ def test_a_toc_entry_without_a_file_is_caught(tmp_path: Path) -> None:
     assert problems == [f"_toc.yml lists {first_notebook.with_suffix('').as_posix()!r}, "
                         f"but there is no {first_notebook.with_suffix('').as_posix()}.md or "
                         f"{first_notebook.with_suffix('').as_posix()}.ipynb"]
+
+
+def test_a_solution_without_toggle_prompts_is_caught(good_notebook: dict[str, Any]) -> None:
+    del good_notebook["cells"][4]["metadata"]["mystnb"]
+    (problem,) = conventions.solution_prompts(good_notebook)
+    assert problem.startswith("solution cell 4: add cell metadata") and "Show solution" in problem
+
+
+def test_exercise_metadata_must_list_each_exercise(good_notebook: dict[str, Any]) -> None:
+    course = good_notebook["metadata"]["course"]
+    course["exercises"][0]["level"] = "tricky"
+    assert "course.exercises[0]" in conventions.exercise_metadata(good_notebook)[0]
+    course["exercises"] = [{"label": "other", "minutes": 3, "level": "easy"}]
+    problems = conventions.exercise_metadata(good_notebook)
+    assert "lists ['other'] but the notebook's exercise directives are ['add']" in problems[0]
+    assert "course.minutes.exercises is 5, but course.exercises adds up to 3 minutes" in problems[1]
+    del course["exercises"]
+    assert "lacks course.exercises" in conventions.exercise_metadata(good_notebook)[0]
+
+
+def test_a_figure_without_a_real_alt_text_is_caught(good_notebook: dict[str, Any]) -> None:
+    cell = good_notebook["cells"][2]
+    cell["source"] = "fig, ax = plt.subplots()\nax.plot([1, 2])"
+    assert "cell 2 draws a figure ('plt.subplots'): add cell metadata" in conventions.figure_alt_text(good_notebook)[0]
+    cell["metadata"]["mystnb"] = {"image": {"alt": "timings.png"}}
+    assert "is not a sentence" in conventions.figure_alt_text(good_notebook)[0]
+    cell["metadata"]["mystnb"] = {"image": {"alt": "A line rising from 1 to 2."}}
+    assert conventions.figure_alt_text(good_notebook) == []
+    cell["source"] = "config.update(fig=None)  # fig.savefig is only mentioned here"
+    cell["metadata"] = {}
+    assert conventions.figure_alt_text(good_notebook) == []
+
+
+def test_small_fonts_are_caught(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][2]["source"] = "ax.set_title('a', fontsize=9)\nax.legend(fontsize = 7.5)"
+    (problem,) = conventions.font_sizes(good_notebook)
+    assert problem.startswith("cell 2 sets 'fontsize = 7.5'")
+
+
+def test_long_cells_are_caught_except_stamped_ones(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"][2]["source"] = "x = 1\n" * 31
+    assert conventions.cell_length(good_notebook) == [
+        "code cell 2 has 31 lines: split it into cells of at most 30 lines, one idea each, with prose between them"]
+    good_notebook["cells"][2]["source"] = "x = 1\n" * 30
+    good_notebook["cells"][1]["source"] = "x = 1\n" * 40  # the stamped setup cell
+    assert conventions.cell_length(good_notebook) == []
+
+
+def test_a_chapter_with_too_few_exercises_is_caught(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    (tmp_path / "_toc.yml").write_text(
+        "format: jb-book\nroot: index\nparts:\n"
+        "  - caption: Getting started\n    chapters:\n      - file: chapters/intro\n"
+        "  - caption: Features\n    chapters:\n      - file: chapters/one\n"
+        "        sections:\n          - file: notebooks/one/lesson\n")
+    (tmp_path / "notebooks" / "one").mkdir(parents=True)
+    write_notebook(tmp_path / "notebooks" / "one" / "lesson.ipynb", good_notebook)
+    assert conventions.chapter_problems(tmp_path) == [
+        "chapters/one has 1 exercise(s) across its notebooks (notebooks/one/lesson): give it at least 3, "
+        "graded easy to hard"]
+    good_notebook["cells"] += good_notebook["cells"][3:6] * 2
+    write_notebook(tmp_path / "notebooks" / "one" / "lesson.ipynb", good_notebook)
+    assert conventions.chapter_problems(tmp_path) == []

@@ -20,6 +20,7 @@ from tools.course import (
     cell_source,
     cell_tags,
     notebook_paths,
+    practice_chapters,
     read_notebook,
     toc_files,
 )
@@ -121,7 +122,130 @@ def exercises(notebook: dict[str, Any]) -> list[str]:
     return problems
 
 
-CHECKS = (stored_outputs, header, metadata, setup_cell, assertions, exercises)
+SOLUTION_PROMPTS = {"code_prompt_show": "Show solution", "code_prompt_hide": "Hide solution"}
+LEVELS = ("easy", "medium", "hard")
+MIN_CHAPTER_EXERCISES = 3
+MAX_CELL_LINES = 30
+MIN_FONT_SIZE = 9
+# A cell that draws a figure, heuristically: it shows, makes subplots, uses a Figure, or plots.
+FIGURE = re.compile(r"plt\.show\(\)|plt\.subplots|\bfig\.|\.plot\(")
+FONT_SIZE = re.compile(r"fontsize\s*=\s*(\d+(?:\.\d*)?)")
+FILE_NAME = re.compile(r"^\S+\.(png|jpe?g|svg|gif|pdf|webp)$", re.IGNORECASE)
+
+
+def _code_cells(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    return [(i, c) for i, c in enumerate(notebook["cells"]) if c.get("cell_type") == "code"]
+
+
+def _labels(notebook: dict[str, Any]) -> list[str]:
+    """The exercise labels of a notebook, in order."""
+    found = []
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") == "markdown":
+            for block in EXERCISE.finditer(cell_source(cell)):
+                label = EXERCISE_LABEL.search(block.group("body"))
+                found.append(label.group(1) if label else "")
+    return found
+
+
+def solution_prompts(notebook: dict[str, Any]) -> list[str]:
+    """Solution cells say what their toggle does in the book (myst-nb's code_prompt_show/hide)."""
+    problems = []
+    for index, cell in _code_cells(notebook):
+        if "solution" not in cell_tags(cell):
+            continue
+        mystnb = cell.get("metadata", {}).get("mystnb", {})
+        if any(mystnb.get(key) != value for key, value in SOLUTION_PROMPTS.items()):
+            problems.append(f"solution cell {index}: add cell metadata \"mystnb\": {{\"code_prompt_show\": "
+                            f"\"Show solution\", \"code_prompt_hide\": \"Hide solution\"}}")
+    return problems
+
+
+def exercise_metadata(notebook: dict[str, Any]) -> list[str]:
+    """course.exercises lists each exercise (label, minutes, level) in order; their minutes add up."""
+    course = notebook.get("metadata", {}).get("course", {})
+    labels = _labels(notebook)
+    listed = course.get("exercises") if isinstance(course, dict) else None
+    hint = ('set notebook metadata course.exercises to [{"label": ..., "minutes": N, "level": "easy"|"medium"|'
+            f'"hard"}}, ...], one per exercise in notebook order (here: {labels})')
+    if not isinstance(listed, list):
+        return [f"the notebook metadata lacks course.exercises: {hint}"]
+    problems = []
+    for position, entry in enumerate(listed):
+        minutes = entry.get("minutes") if isinstance(entry, dict) else None
+        if not (isinstance(entry, dict) and set(entry) == {"label", "minutes", "level"}
+                and isinstance(entry["label"], str) and entry["level"] in LEVELS
+                and isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0):
+            problems.append(f"course.exercises[{position}] is {entry!r}: it must be "
+                            f'{{"label": ..., "minutes": N > 0, "level": one of {list(LEVELS)}}}')
+    named = [entry.get("label") if isinstance(entry, dict) else None for entry in listed]
+    if named != labels:
+        problems.append(f"course.exercises lists {named} but the notebook's exercise directives are {labels}: {hint}")
+    minutes = course.get("minutes", {})
+    total = sum(e["minutes"] for e in listed if isinstance(e, dict) and isinstance(e.get("minutes"), int))
+    if isinstance(minutes, dict) and minutes.get("exercises") != total:
+        problems.append(f"course.minutes.exercises is {minutes.get('exercises')}, but course.exercises adds up to "
+                        f"{total} minutes: make them equal")
+    return problems
+
+
+def figure_alt_text(notebook: dict[str, Any]) -> list[str]:
+    """Each cell that draws a figure describes it for screen readers (mystnb.image.alt, one sentence)."""
+    problems = []
+    for index, cell in _code_cells(notebook):
+        code = "\n".join(line.split("#")[0] for line in cell_source(cell).splitlines())  # comments aside
+        found = FIGURE.search(code)
+        if not found:
+            continue
+        alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+        where = f"cell {index} draws a figure ({found.group(0)!r})"
+        if not isinstance(alt, str) or not alt.strip():
+            problems.append(f"{where}: add cell metadata \"mystnb\": {{\"image\": {{\"alt\": \"<one sentence saying "
+                            f"what the figure shows>\"}}}}")
+        elif FILE_NAME.match(alt.strip()) or len(alt.split()) < 4:
+            problems.append(f"{where}: its mystnb.image.alt {alt!r} is not a sentence; say in one sentence what "
+                            "the figure shows")
+    return problems
+
+
+def font_sizes(notebook: dict[str, Any]) -> list[str]:
+    """No text smaller than the shared style allows."""
+    problems = []
+    for index, cell in _code_cells(notebook):
+        for match in FONT_SIZE.finditer(cell_source(cell)):
+            if float(match.group(1)) < MIN_FONT_SIZE:
+                problems.append(f"cell {index} sets {match.group(0)!r}: use {MIN_FONT_SIZE} or more, or drop it "
+                                "and keep the setup cell's style")
+    return problems
+
+
+def cell_length(notebook: dict[str, Any]) -> list[str]:
+    """Code cells hold one idea: at most MAX_CELL_LINES lines (stamped cells aside)."""
+    problems = []
+    for index, cell in _code_cells(notebook):
+        if any(tag.startswith("stamp:") for tag in cell_tags(cell)):
+            continue
+        lines = len(cell_source(cell).rstrip("\n").splitlines())
+        if lines > MAX_CELL_LINES:
+            problems.append(f"code cell {index} has {lines} lines: split it into cells of at most "
+                            f"{MAX_CELL_LINES} lines, one idea each, with prose between them")
+    return problems
+
+
+CHECKS = (stored_outputs, header, metadata, setup_cell, assertions, exercises, solution_prompts, exercise_metadata,
+          figure_alt_text, font_sizes, cell_length)
+
+
+def chapter_problems(root: Path = ROOT) -> list[str]:
+    """Each chapter that ends with practice (tools.course.practice_chapters) has enough exercises."""
+    problems = []
+    for chapter in practice_chapters(root):
+        count = sum(len(_labels(read_notebook(root / f"{entry}.ipynb"))) for entry in chapter.notebooks)
+        if count < MIN_CHAPTER_EXERCISES:
+            problems.append(f"{chapter.entry} has {count} exercise(s) across its notebooks "
+                            f"({', '.join(chapter.notebooks) or 'none'}): give it at least {MIN_CHAPTER_EXERCISES}, "
+                            "graded easy to hard")
+    return problems
 
 
 def notebook_problems(path: Path) -> list[str]:
@@ -150,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = [Path(p) for p in (argv if argv is not None else sys.argv[1:])] or notebook_paths()
     found = 0
     try:
-        for problem in toc_problems():
+        for problem in toc_problems() + chapter_problems():
             print(problem)
             found += 1
         for path in paths:

@@ -6,6 +6,7 @@ this module, so that a path or a format is decided in one place.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -95,3 +96,48 @@ def toc_files(root: Path = ROOT) -> list[str]:
 def repository_url(root: Path = ROOT) -> str:
     """The repository URL, set once in _config.yml and used by every launch link."""
     return str(read_yaml(root / "_config.yml")["repository"]["url"]).rstrip("/")
+
+
+# The chapters that end with practice (three or more exercises and a self-check quiz): every chapter of these
+# _toc.yml parts, and of "Upgrading and teaching" only the migration chapter.
+PRACTICE_PARTS = {"Features": None, "Platforms": None, "Upgrading and teaching": ("chapters/migration",)}
+
+
+@dataclasses.dataclass(frozen=True)
+class Chapter:
+    """A chapter page of _toc.yml and the notebooks listed under it, in book order."""
+
+    part: str  # the part's caption
+    entry: str  # e.g. chapters/graphs
+    notebooks: tuple[str, ...]  # entries such as notebooks/graphs/accelerator-graph
+
+    @property
+    def stem(self) -> str:
+        return self.entry.rsplit("/", 1)[-1]
+
+
+def toc_chapters(root: Path = ROOT) -> list[Chapter]:
+    """Every chapter of _toc.yml with its notebook sections (nested sections included), in book order."""
+    toc = read_yaml(root / "_toc.yml")
+
+    def sections(node: dict[str, Any]) -> list[str]:
+        found = []
+        for section in node.get("sections", []) or []:
+            if (root / f"{section['file']}.ipynb").is_file():
+                found.append(section["file"])
+            found += sections(section)
+        return found
+
+    return [Chapter(str(part.get("caption", "")), chapter["file"], tuple(sections(chapter)))
+            for part in toc.get("parts", []) for chapter in part.get("chapters", []) if "file" in chapter]
+
+
+def practice_chapters(root: Path = ROOT) -> list[Chapter]:
+    """The chapters that must have three or more exercises and a quiz (see PRACTICE_PARTS)."""
+    found = []
+    for chapter in toc_chapters(root):
+        if chapter.part in PRACTICE_PARTS:
+            only = PRACTICE_PARTS[chapter.part]
+            if only is None or chapter.entry in only:
+                found.append(chapter)
+    return found

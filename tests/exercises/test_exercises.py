@@ -1,0 +1,136 @@
+"""Every exercise's check rejects the student stub and each wrong answer, and accepts the solution.
+
+The wrong answers live beside this file: tests/exercises/<label>/wrong_<slug>.py, each the complete source of a
+solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The harness is
+tools/exercises.py; tests/exercises/fixtures/ holds a small notebook that shows what it catches.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+import pytest
+from tools import exercises
+from tools.course import ROOT, CourseError, read_notebook, write_notebook
+from tools.workshop import STUB
+
+FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURE = FIXTURES / "harness.ipynb"
+LABELS = exercises.course_labels()
+NOTEBOOKS = exercises.notebooks_with_exercises()
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("label", sorted(LABELS))
+def test_each_exercise_has_three_wrong_answers(label: str) -> None:
+    count = len(exercises.wrong_answer_files(label))
+    assert count >= exercises.MIN_WRONG_ANSWERS, (
+        f"{label} ({_name(LABELS[label])}) has {count} wrong answer(s): write at least "
+        f"{exercises.MIN_WRONG_ANSWERS} as tests/exercises/{label}/wrong_<slug>.py, first line '# Wrong: ...'")
+
+
+def test_wrong_answers_belong_to_exercises_and_say_what_is_wrong() -> None:
+    problems = [p for p in exercises.wrong_answer_problems(LABELS) if "wrong answer(s) under" not in p]
+    assert problems == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
+def test_checks_reject_the_stub_and_wrong_answers_and_accept_the_solution(path: Path) -> None:
+    failures = [str(report) for report in exercises.check_notebook(path) if not report.ok]
+    assert not failures, "\n" + "\n".join(failures)
+
+
+def test_the_harness_runs_the_stub_the_student_notebooks_get() -> None:
+    assert exercises.stub() == STUB
+
+
+@pytest.fixture(scope="module")
+def fixture_reports() -> dict[str, exercises.Report]:
+    return {report.label: report for report in exercises.check_notebook(FIXTURE, FIXTURES)}
+
+
+def test_a_strong_check_passes(fixture_reports: dict[str, exercises.Report]) -> None:
+    report = fixture_reports["fixture-mean"]
+    assert report.ok, str(report)
+    assert report.wrong_answers == 3
+
+
+def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str, exercises.Report]) -> None:
+    """The weak check accepts `xs[1]`; the harness names the file and its '# Wrong:' line, and nothing else:
+    the answer that defines no function fails although an earlier answer defined one (names are reset)."""
+    assert fixture_reports["fixture-largest"].problems == [
+        "the check ACCEPTED the wrong answer tests/exercises/fixtures/fixture-largest/wrong_b_second_item.py "
+        "('# Wrong: took the second item'): make the check catch this mistake"]
+
+
+def test_failures_without_a_message_are_reported(fixture_reports: dict[str, exercises.Report]) -> None:
+    problems = fixture_reports["fixture-bare"].problems
+    assert "with the student stub the check failed with AssertionError (no message)" in problems[0]
+    assert len(problems) == 4 and all("no message" in p for p in problems[1:])
+
+
+def test_a_rejected_solution_is_reported_with_the_checks_message(
+        fixture_reports: dict[str, exercises.Report]) -> None:
+    assert fixture_reports["fixture-broken"].problems == [
+        "the check REJECTED the real solution: AssertionError: triple(2) should be 7, got 6"]
+
+
+def test_the_notebook_goes_on_with_the_solution_and_stops_after_the_last_check(
+        fixture_reports: dict[str, exercises.Report]) -> None:
+    assert "" not in fixture_reports, "a cell of the fixture failed: " + str(fixture_reports.get(""))
+
+
+def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> None:
+    notebook = read_notebook(FIXTURE)
+    notebook["cells"] = copy.deepcopy(notebook["cells"][:5])
+    notebook["cells"][4]["source"] = 'print("Checked: nothing")'
+    notebook["cells"].insert(1, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                                 "source": "1 / 0"})
+    path = tmp_path / "broken.ipynb"
+    write_notebook(path, notebook)
+    reports = exercises.check_notebook(path, FIXTURES)
+    assert "cell 1 failed" in reports[0].problems[0] and "ZeroDivisionError" in reports[0].problems[0]
+    assert reports[1].problems == ["not checked: an earlier cell failed (see the notebook's report)"]
+    del notebook["cells"][1]
+    write_notebook(path, notebook)
+    (report,) = exercises.check_notebook(path, FIXTURES)
+    assert "PASSED with the student stub" in report.problems[0]
+    assert sum("ACCEPTED the wrong answer" in p for p in report.problems) == 3
+
+
+def test_the_command_line_reports_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--wrong-answers", str(FIXTURES), "--only", "fixture-mean", "--only", "fixture-largest", str(FIXTURE)]
+    assert exercises.main(args) == 1
+    out = capsys.readouterr().out
+    assert "ok   tests/exercises/fixtures/harness.ipynb [fixture-mean]" in out
+    assert "FAIL tests/exercises/fixtures/harness.ipynb [fixture-largest]" in out
+    assert "fixture-bare" not in out, "--only proves only the exercises named"
+    assert "1 failure(s) in 1 notebook(s)" in out
+    assert exercises.main(["--only", "no-such-label", str(FIXTURE)]) == 2
+
+
+def test_a_solution_without_its_exercise_or_check_is_a_clear_error(tmp_path: Path) -> None:
+    notebook = read_notebook(FIXTURE)
+    del notebook["cells"][2]  # the directive of the first exercise
+    with pytest.raises(CourseError, match=r"solution cell 2 has no \{exercise\} directive above it"):
+        exercises.exercise_cells(notebook, tmp_path / "x.ipynb")
+    notebook = read_notebook(FIXTURE)
+    notebook["cells"] = notebook["cells"][:4]
+    with pytest.raises(CourseError, match=r"solution cell 3 \(fixture-mean\) has no check cell after it"):
+        exercises.exercise_cells(notebook, tmp_path / "x.ipynb")
+
+
+def test_static_problems_are_named(tmp_path: Path) -> None:
+    (tmp_path / "known").mkdir()
+    (tmp_path / "known" / "wrong_a.py").write_text("def f():\n    pass\n")
+    (tmp_path / "stray").mkdir()
+    (tmp_path / "fixtures").mkdir()
+    problems = exercises.wrong_answer_problems({"known": FIXTURE}, tmp_path)
+    assert len(problems) == 3, problems
+    assert "known" in problems[0] and "has 1 wrong answer(s)" in problems[0]
+    assert "wrong_a.py must start with '# Wrong: " in problems[1]
+    assert "stray/ matches no exercise label" in problems[2]

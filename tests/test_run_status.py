@@ -64,7 +64,8 @@ def _tiny_book(tmp_path: Path) -> Path:
     config["html"].pop("favicon", None)
     (book / "_config.yml").write_text(yaml.safe_dump(config))
     (book / "_toc.yml").write_text(
-        "format: jb-book\nroot: index\nchapters:\n  - file: notebooks/demo/hello\n  - file: chapters/where-it-has-run\n")
+        "format: jb-book\nroot: index\nchapters:\n"
+        "  - file: notebooks/demo/hello\n  - file: chapters/where-it-has-run\n")
     notebook = nbformat.v4.new_notebook()
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     notebook.cells = [nbformat.v4.new_markdown_cell("# Hello\n\nA lesson."), nbformat.v4.new_code_cell(HELLO)]

@@ -1,0 +1,19 @@
+# Wrong: keyed the entries by sequence number alone, mixing the process groups
+def first_divergence(
+    dumps: dict[int, dict],
+) -> tuple[int, dict[int, str | None]] | None:
+    by_group: dict[str, dict[int, dict[int, str]]] = {}
+    for rank, dump in dumps.items():
+        for entry in dump["entries"]:
+            names = by_group.setdefault("all", {}).setdefault(
+                entry["collective_seq_id"], {}
+            )
+            names[rank] = entry["profiling_name"]
+    found = []
+    for per_seq in by_group.values():
+        for seq in sorted(per_seq):
+            names = {rank: per_seq[seq].get(rank) for rank in dumps}
+            if len(set(names.values())) > 1:
+                found.append((seq, names))
+                break
+    return min(found, key=lambda item: item[0]) if found else None

@@ -1,0 +1,10 @@
+# Wrong: returned every collective, ignoring the threshold
+def stragglers(
+    recorded: pd.DataFrame, threshold_ms: float
+) -> dict[tuple[str, int], tuple[int, float]]:
+    found = {}
+    for key, collective in recorded.groupby(["group", "seq"]):
+        last = collective.loc[collective["created_ns"].idxmax()]
+        lag_ms = (last["created_ns"] - collective["created_ns"].min()) / 1e6
+        found[key] = (int(last["rank"]), lag_ms)
+    return found

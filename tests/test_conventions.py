@@ -86,8 +86,8 @@ def _book_copy(tmp_path: Path) -> Path:
     """A copy of the book's table of contents and pages, to break without touching the repository."""
     for name in ("_toc.yml", "_config.yml", "index.md"):
         shutil.copy(ROOT / name, tmp_path / name)
-    shutil.copytree(ROOT / "chapters", tmp_path / "chapters")
-    shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
+    for folder in ("chapters", "notebooks", "instructors"):
+        shutil.copytree(ROOT / folder, tmp_path / folder)
     return tmp_path
 
 

@@ -1,10 +1,13 @@
-"""The workshop kit: schedules that fit their day, a complete exercise index, fresh pages, student notebooks."""
+"""The workshop kit: tracks that teach every objective and fit their day, timings from a stated rule, a complete
+exercise index, Colab runtimes from metadata, fresh pages, student notebooks."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,10 @@ GUIDE = f"""# Workshop
 
 Hand-written text.
 
+{workshop.BEGIN.format(name="objectives")}
+old objectives
+{workshop.END.format(name="objectives")}
+
 {workshop.BEGIN.format(name="schedules")}
 old schedule
 {workshop.END.format(name="schedules")}
@@ -25,70 +32,104 @@ old schedule
 More hand-written text.
 """
 
+# Every lesson a track can ask for, with (teaching, exercises) minutes and platforms, for a small course.
+TRACK_LESSONS = {
+    workshop.KYA: (15, 5, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    workshop.EIGH: (25, 25, ["cuda", "rocm", "xpu", "cpu"]),
+    workshop.COND: (25, 10, ["cuda"]),
+    workshop.KNOBS: (20, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    workshop.TORCHRUN: (30, 10, ["cuda", "rocm", "xpu", "cpu"]),
+    workshop.TORCHSCRIPT: (20, 15, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    workshop.UPGRADE: (25, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    "notebooks/platforms/cuda": (25, 25, ["cuda"]),
+    "notebooks/platforms/mps": (25, 25, ["mps"]),
+    "notebooks/graphs/graph-annotations": (20, 10, ["cuda"]),
+    "notebooks/optimizers-and-compiler/fused-adagrad": (25, 10, ["cuda", "rocm", "cpu"]),
+    "notebooks/mx-quantization/mx-export": (30, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    "notebooks/mx-quantization/mx-from-first-principles": (30, 10, ["cuda", "rocm", "xpu", "cpu"]),
+}
 
-def make_course(root: Path, notebook: dict[str, Any], minutes: dict[str, tuple[int, int]]) -> None:
-    """A small course: one notebook per entry of `minutes` (name -> teaching, exercises), in _toc.yml order."""
+
+def lesson_notebook(good: dict[str, Any], name: str, index: int, teaching: int, exercises: int,
+                    platforms: list[str] | None = None, levels: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The good notebook as lesson `name`; with `levels`, one exercise per level and course.exercises."""
+    lesson = copy.deepcopy(good)
+    course = lesson["metadata"]["course"]
+    course["minutes"] = {"teaching": teaching, "exercises": exercises}
+    if platforms:
+        course["platforms"] = platforms
+    lesson["cells"][0]["source"] = lesson["cells"][0]["source"].replace("# A lesson", f"# Lesson {name}")
+    lesson["cells"][3]["source"] = f"```{{exercise}} Task {name}\n:label: task-{index}\nDo it.\n```"
+    course.pop("exercises", None)  # without levels: no course.exercises, the minutes are shared
+    if levels:
+        extra = copy.deepcopy(lesson["cells"][3:6])
+        extra[0]["source"] = f"```{{exercise}} Second task {name}\n:label: task-{index}-b\nDo more.\n```"
+        lesson["cells"] += extra
+        first = exercises // 3
+        course["exercises"] = [{"label": f"task-{index}", "minutes": first, "level": levels[0]},
+                               {"label": f"task-{index}-b", "minutes": exercises - first, "level": levels[1]}]
+    return lesson
+
+
+def make_course(root: Path, good: dict[str, Any], lessons: dict[str, tuple[int, int, list[str]]],
+                levels: tuple[str, ...] = ()) -> None:
+    """A small course: one notebook per entry (entry -> teaching, exercises, platforms), in _toc.yml order."""
     (root / "chapters").mkdir(parents=True)
     (root / "chapters" / "workshop.md").write_text(GUIDE)
     (root / "intro.md").write_text("# Intro\n")
     toc = ["format: jb-book", "root: intro", "chapters:"]
-    for index, (name, (teaching, exercises)) in enumerate(minutes.items()):
-        lesson = copy.deepcopy(notebook)
-        lesson["metadata"]["course"]["minutes"] = {"teaching": teaching, "exercises": exercises}
-        lesson["cells"][0]["source"] = lesson["cells"][0]["source"].replace("# A lesson", f"# Lesson {name}")
-        lesson["cells"][3]["source"] = f"```{{exercise}} Task {name}\n:label: task-{index}\nDo it.\n```"
-        path = root / "notebooks" / name / f"{name}.ipynb"
-        path.parent.mkdir(parents=True)
-        write_notebook(path, lesson)
-        toc.append(f"  - file: notebooks/{name}/{name}")
+    for index, (entry, (teaching, exercises, platforms)) in enumerate(lessons.items()):
+        path = root / f"{entry}.ipynb"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_notebook(path, lesson_notebook(good, entry.split("/")[-1], index, teaching, exercises, platforms,
+                                             levels))
+        toc.append(f"  - file: {entry}")
     (root / "_toc.yml").write_text("\n".join(toc) + "\n")
 
 
 @pytest.fixture
 def course(tmp_path: Path, good_notebook: dict[str, Any]) -> Path:
     # _toc.yml order (zeta before alpha) differs from the alphabetical order on disk, on purpose.
-    make_course(tmp_path, good_notebook, {"zeta": (30, 10), "alpha": (50, 20), "beta": (25, 5), "gamma": (40, 10),
-                                          "delta": (60, 15), "eps": (20, 5), "eta": (45, 15), "theta": (30, 10)})
+    make_course(tmp_path, good_notebook, {"notebooks/zeta/zeta": (30, 10, []), "notebooks/alpha/alpha": (50, 20, []),
+                                          "notebooks/beta/beta": (25, 5, [])})
     return tmp_path
 
 
+@pytest.fixture
+def track_course(tmp_path: Path, good_notebook: dict[str, Any]) -> Path:
+    make_course(tmp_path, good_notebook, TRACK_LESSONS, levels=("easy", "hard"))
+    return tmp_path
+
+
+# ---- lessons and the exercise index --------------------------------------------------------------------------------
+
 def test_lessons_follow_the_table_of_contents(course: Path) -> None:
-    assert [lesson.entry.split("/")[-1] for lesson in workshop.lessons(course)][:3] == ["zeta", "alpha", "beta"]
+    assert [lesson.entry.split("/")[-1] for lesson in workshop.lessons(course)] == ["zeta", "alpha", "beta"]
 
 
-@pytest.mark.parametrize("length", [workshop.HALF_DAY, workshop.FULL_DAY])
-def test_a_schedule_fits_its_day(course: Path, length: int) -> None:
-    lessons = workshop.lessons(course)
-    slots, left_out = workshop.schedule(lessons, length)
-    end = slots[-1].start + slots[-1].minutes
-    assert end - workshop.START <= length
-    assert all(a.start + a.minutes == b.start for a, b in itertools.pairwise(slots)), "no gaps, no overlaps"
-    taught = [slot.lesson for slot in slots if slot.lesson]
-    assert sorted(taught + left_out, key=lessons.index) == lessons, "each lesson is taught or listed as left out"
-    assert taught == sorted(taught, key=lessons.index), "book order"
-    block = 0
-    for slot in slots:
-        block = block + slot.minutes if slot.lesson else 0
-        assert block <= workshop.LONGEST_BLOCK or block == slot.minutes, "a break at least every 90 minutes"
-    assert any(slot.what == "Break" for slot in slots)
-    assert any(slot.what == "Lunch" for slot in slots) is (length == workshop.FULL_DAY)
-    assert end - workshop.START >= length - 60, "the day is mostly used"
+def test_the_exercise_index_lists_every_exercise_with_title_first(track_course: Path) -> None:
+    found = workshop.exercises(track_course)
+    assert len(found) == 2 * len(TRACK_LESSONS)
+    eigh = [e for e in found if e.entry == workshop.EIGH]
+    assert eigh == [workshop.Exercise("task-1", "Task batched-eigh", workshop.EIGH, 8, "easy"),
+                    workshop.Exercise("task-1-b", "Second task batched-eigh", workshop.EIGH, 17, "hard")]
+    page = workshop.exercises_page(track_course)
+    assert "| exercise | notebook | level | minutes | label |" in page, "the title is the first, widest column"
+    assert f"| Task batched-eigh | {{doc}}`../{workshop.EIGH}` | easy | 8 | `task-1` |" in page
+    assert "## Self-check quizzes" in page
 
 
-def test_the_pre_flight_opens_the_day(course: Path, good_notebook: dict[str, Any]) -> None:
-    preflight = course / f"{workshop.PREFLIGHT}.ipynb"
-    preflight.parent.mkdir(parents=True)
-    write_notebook(preflight, good_notebook)
-    slots, _ = workshop.schedule(workshop.lessons(course), workshop.HALF_DAY)
-    assert slots[0].lesson is not None and slots[0].lesson.entry == workshop.PREFLIGHT
+def test_without_course_exercises_the_minutes_are_shared(course: Path) -> None:
+    assert workshop.exercises(course)[1] == workshop.Exercise("task-1", "Task alpha", "notebooks/alpha/alpha", 20)
 
 
-def test_the_exercise_index_lists_every_exercise(course: Path) -> None:
-    found = workshop.exercises(course)
-    assert [e.label for e in found] == [f"task-{i}" for i in range(8)]
-    assert found[1] == workshop.Exercise("task-1", "Task alpha", "notebooks/alpha/alpha", 20)
-    page = workshop.exercises_page(course)
-    assert "| `task-1` | Task alpha | {doc}`../notebooks/alpha/alpha` | 20 |" in page
+def test_course_exercises_must_match_the_exercises(track_course: Path) -> None:
+    path = track_course / f"{workshop.EIGH}.ipynb"
+    notebook = read_notebook(path)
+    notebook["metadata"]["course"]["exercises"].pop()
+    write_notebook(path, notebook)
+    with pytest.raises(CourseError, match="must list the exercises"):
+        workshop.exercises(track_course)
 
 
 def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
@@ -100,31 +141,213 @@ def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
         workshop.exercises(course)
 
 
-def test_pages_are_written_then_fresh_then_stale_again(course: Path) -> None:
-    guide = course / "chapters" / "workshop.md"
-    assert len(workshop.stale_pages(course)) == 2
-    assert len(workshop.write_pages(course)) == 2
-    assert workshop.stale_pages(course) == []
+def test_the_index_lists_each_chapter_quiz() -> None:
+    page = workshop.exercises_page()
+    quiz = pytest.importorskip("tools.quiz")
+    for found in quiz.quizzes():
+        assert f"| {found.title} | {len(found.questions)} | {workshop.doc_link(found.notebook)} |" in page
+
+
+# ---- tracks --------------------------------------------------------------------------------------------------------
+
+def check_track(track: workshop.Track) -> None:
+    """The properties every track must have."""
+    assert workshop.track_problems(track) == []
+    slots = track.slots
+    assert all(a.start + a.minutes == b.start for a, b in itertools.pairwise(slots)), "no gaps, no overlaps"
+    block = 0
+    for slot in slots:
+        block = block + slot.minutes if slot.lesson else 0
+        assert block <= workshop.LONGEST_BLOCK or block == slot.minutes, "a break at least every 90 minutes"
+    assert any(slot.what == "Lunch" for slot in slots) is (track.day == "full")
+    assert track.length <= track.limit
+    text = workshop.track_table(track)
+    hours = re.search(r"From (\d\d):(\d\d) to (\d\d):(\d\d): (\d+) h(?: (\d+) min)?", text)
+    assert hours, text
+    begin, end = int(hours[1]) * 60 + int(hours[2]), int(hours[3]) * 60 + int(hours[4])
+    assert end - begin == track.length == int(hours[5]) * 60 + int(hours[6] or 0), "the stated duration adds up"
+    for slot in slots:
+        if slot.lesson:
+            assert f"| {workshop.clock_time(slot.start)} | {workshop.doc_link(slot.lesson.entry)}" in text
+
+
+@pytest.mark.parametrize("room", workshop.ROOMS, ids=lambda room: room.key)
+@pytest.mark.parametrize("day", ["half", "full"])
+def test_a_track_teaches_every_objective_within_its_day(track_course: Path, room: workshop.Room, day: str) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    track = workshop.build_track(room, day, found)
+    check_track(track)
+    scheduled = {slot.objective for slot in track.slots if slot.lesson}
+    assert scheduled >= {objective.key for objective in workshop.OBJECTIVES}
+
+
+def test_the_books_tracks_teach_every_objective_within_their_day() -> None:
+    found = workshop.tracks()
+    assert {(t.room.key, t.day) for t in found} == {(r.key, d) for r in workshop.ROOMS for d in ("half", "full")}
+    for track in found:
+        check_track(track)
+
+
+def test_the_platform_lesson_fits_the_rooms_hardware() -> None:
+    lessons = {lesson.entry: lesson for lesson in workshop.lessons()}
+    for room in workshop.ROOMS:
+        for entry in room.platform_lessons:
+            assert set(lessons[entry].platforms) & room.platforms, f"{entry} does not run in the {room.key} room"
+
+
+def test_objectives_and_tracks_check_each_other() -> None:
+    keys = [objective.key for objective in workshop.OBJECTIVES]
+    assert len(keys) == len(set(keys)) and "platform" in keys
+    for objective in workshop.OBJECTIVES:
+        assert objective.text and (objective.lessons or objective.key == "platform")
+    guide = (ROOT / "chapters" / "workshop.md").read_text(encoding="utf-8")
+    for objective in workshop.OBJECTIVES:
+        assert f"- **{objective.key}**: {objective.text};" in guide, "the guide states every objective"
+    for track in workshop.tracks():
+        for slot in track.slots:
+            assert not slot.lesson or slot.objective in [*keys, "extra"]
+
+
+def test_a_lesson_the_room_cannot_run_is_a_problem(track_course: Path) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    found[workshop.KNOBS] = dataclasses.replace(found[workshop.KNOBS], platforms=("cuda",))
+    cpu = next(room for room in workshop.ROOMS if room.key == "cpu")
+    problems = workshop.track_problems(workshop.build_track(cpu, "half", found))
+    assert any(workshop.KNOBS in problem and "none of which this room runs" in problem for problem in problems)
+
+
+def test_a_day_too_long_is_a_problem(track_course: Path) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    found[workshop.EIGH] = dataclasses.replace(found[workshop.EIGH], teaching=200)
+    nvidia = workshop.ROOMS[0]
+    problems = workshop.track_problems(workshop.build_track(nvidia, "half", found))
+    assert any("more than the 240 of a half day" in problem for problem in problems)
+
+
+def test_a_full_day_adds_extras_that_fit_and_lists_the_others(track_course: Path) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    nvidia = workshop.ROOMS[0]
+    track = workshop.build_track(nvidia, "full", found)
+    taught = [slot.lesson.entry for slot in track.slots if slot.lesson]
+    for extra in nvidia.extras:
+        assert (extra in taught) != (found[extra] in track.left_out)
+
+
+def test_a_half_day_keeps_the_flagship_and_migration_exercises(track_course: Path) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    for room in workshop.ROOMS:
+        track = workshop.build_track(room, "half", found)
+        kept = {slot.lesson.entry: slot.exercises for slot in track.slots if slot.lesson}
+        assert kept[workshop.EIGH] == found[workshop.EIGH].first_exercise > 0
+        assert kept[workshop.UPGRADE] == found[workshop.UPGRADE].first_exercise > 0
+
+
+# ---- pages ---------------------------------------------------------------------------------------------------------
+
+def test_pages_are_written_then_fresh_then_stale_again(track_course: Path) -> None:
+    guide = track_course / "chapters" / "workshop.md"
+    assert len(workshop.stale_pages(track_course)) == 2
+    assert len(workshop.write_pages(track_course)) == 2
+    assert workshop.stale_pages(track_course) == []
     text = guide.read_text()
     assert text.startswith("# Workshop\n\nHand-written text.") and text.endswith("More hand-written text.\n")
-    assert "old schedule" not in text and "### Half day" in text and "### Full day" in text
-    path = course / "notebooks" / "zeta" / "zeta.ipynb"
+    assert "old schedule" not in text and "old objectives" not in text
+    assert "### CPU-only laptops or Colab: half day" in text and "### A mixed room: full day" in text
+    path = track_course / f"{workshop.KNOBS}.ipynb"
     notebook = read_notebook(path)
     notebook["metadata"]["course"]["minutes"]["teaching"] = 31
     write_notebook(path, notebook)
-    assert guide in workshop.stale_pages(course), "a change of minutes makes the schedule stale"
+    assert guide in workshop.stale_pages(track_course), "a change of minutes makes the schedule stale"
 
 
-def test_a_guide_without_markers_is_a_clear_error(course: Path) -> None:
-    (course / "chapters" / "workshop.md").write_text("# Workshop\n")
+def test_a_guide_without_markers_is_a_clear_error(track_course: Path) -> None:
+    (track_course / "chapters" / "workshop.md").write_text("# Workshop\n")
     with pytest.raises(CourseError, match="BEGIN GENERATED: schedules"):
-        workshop.expected_pages(course)
+        workshop.expected_pages(track_course)
 
 
 def test_the_committed_pages_are_fresh(capsys: pytest.CaptureFixture[str]) -> None:
     status = workshop.main(["pages", "--check"])
     assert status == 0, capsys.readouterr().out
 
+
+# ---- timings -------------------------------------------------------------------------------------------------------
+
+def record(folder: Path, name: str, notebook: str, seconds: float, outcome: str = "pass") -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / name).write_text(json.dumps({"schema": 1, "notebook": notebook, "seconds": seconds,
+                                           "outcome": outcome}))
+
+
+def test_measured_seconds_take_the_median_of_passing_records(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    record(runs, "a.json", "notebooks/a/a.ipynb", 10)
+    record(runs / "more", "b.json", "notebooks/a/a.ipynb", 30)
+    record(runs, "c.json", "notebooks/a/a.ipynb", 20)
+    record(runs, "d.json", "notebooks/a/a.ipynb", 900, outcome="fail")
+    (runs / "benchmark.json").write_text(json.dumps({"rows": []}))  # not a run record: ignored
+    single = tmp_path / "one.json"
+    record(tmp_path, "one.json", "notebooks/b/b.ipynb", 5)
+    assert workshop.measured_seconds([runs, single]) == {"notebooks/a/a.ipynb": 20, "notebooks/b/b.ipynb": 5}
+    with pytest.raises(CourseError, match="no such file or folder"):
+        workshop.measured_seconds([tmp_path / "missing"])
+
+
+def test_the_timing_rule() -> None:
+    assert workshop.teaching_minutes(words=1300, seconds=30) == 15  # 10 + 1 -> 15
+    assert workshop.teaching_minutes(words=2600, seconds=0) == 20  # exactly 20 stays 20
+    assert workshop.teaching_minutes(words=0, seconds=0) == 5  # never less than one block
+
+
+def test_timings_are_computed_and_written_to_metadata_and_header(track_course: Path) -> None:
+    runs = track_course / "runs"
+    record(runs, "eigh.json", f"{workshop.EIGH}.ipynb", 90)
+    found = {t.entry: t for t in workshop.timings([runs], track_course)}
+    eigh = found[workshop.EIGH]
+    notebook = read_notebook(track_course / f"{workshop.EIGH}.ipynb")
+    assert eigh.words == workshop.lesson_words(notebook) > 0
+    assert eigh.teaching == workshop.teaching_minutes(eigh.words, 90) and eigh.exercises == 25
+    assert found[workshop.KYA].teaching is None, "a lesson without a record keeps its minutes"
+    assert workshop.write_timing(track_course, eigh)
+    written = read_notebook(track_course / f"{workshop.EIGH}.ipynb")
+    course = written["metadata"]["course"]
+    assert course["minutes"] == {"exercises": 25, "teaching": eigh.teaching}
+    assert course["timing"]["seconds"] == 90 and course["timing"]["words"] == eigh.words
+    assert f"**Time**: {eigh.teaching} minutes of teaching" in cell_source(written["cells"][0]) or \
+        "minutes of teaching" not in cell_source(written["cells"][0])
+    assert not workshop.write_timing(track_course, found[workshop.KYA])
+
+
+def test_lesson_words_leave_out_setup_and_exercises(good_notebook: dict[str, Any]) -> None:
+    words = workshop.lesson_words(good_notebook)
+    lesson_only = len(cell_source(good_notebook["cells"][0]).split()) + len("assert 1 + 1 == 2".split())
+    assert words == lesson_only
+
+
+# ---- Colab runtimes ------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("platforms", "gpu"), [(["cuda"], True), (["cuda", "rocm", "xpu"], True),
+                                                 (["cuda", "cpu"], False), (["mps"], False), (["cpu"], False)])
+def test_colab_gets_a_gpu_runtime_only_where_a_lesson_needs_nvidia(good_notebook: dict[str, Any],
+                                                                  platforms: list[str], gpu: bool) -> None:
+    good_notebook["metadata"]["course"]["platforms"] = platforms
+    good_notebook["metadata"]["colab"] = {"provenance": [], "gpuType": "A100"}
+    good_notebook["metadata"]["accelerator"] = "GPU"
+    result = workshop.colab_runtime(good_notebook)
+    if gpu:
+        assert result["metadata"]["accelerator"] == "GPU"
+        assert result["metadata"]["colab"] == {"provenance": [], "gpuType": workshop.COLAB_GPU}
+    else:
+        assert "accelerator" not in result["metadata"] and result["metadata"]["colab"] == {"provenance": []}
+    assert workshop.colab_runtime(result) == result, "setting it twice changes nothing"
+
+
+def test_every_notebook_opens_on_the_right_colab_runtime() -> None:
+    """Run `python -m tools.workshop colab` to fix a failure."""
+    assert workshop.colab_problems() == []
+
+
+# ---- student notebooks ---------------------------------------------------------------------------------------------
 
 def test_student_notebooks(tmp_path: Path) -> None:
     out = tmp_path / "student"

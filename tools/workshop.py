@@ -1,14 +1,25 @@
-"""The workshop kit: schedules and an exercise index from the notebooks' metadata, and student notebooks.
+"""The workshop kit: tracks by room and day, lesson timings, the exercise index, Colab runtimes, student notebooks.
 
-    python -m tools.workshop schedule            print the half-day and full-day schedules
-    python -m tools.workshop pages               write the generated parts of chapters/workshop.md and
-                                                 chapters/exercises.md
-    python -m tools.workshop pages --check       exit 1 when those pages are stale (run `make workshop` to fix)
-    python -m tools.workshop student [OUT]       write student notebooks (solutions replaced by a stub) to OUT
-                                                 (default: _build/student/)
+    python -m tools.workshop schedule              print every track (room x half/full day)
+    python -m tools.workshop pages                 write the generated parts of chapters/workshop.md and
+                                                   chapters/exercises.md
+    python -m tools.workshop pages --check         exit 1 when those pages are stale (run `make workshop`)
+    python -m tools.workshop timings RECORDS       print each lesson's teaching minutes by the timing rule, from
+                                                   run records (a JSON file or a folder of them)
+    python -m tools.workshop timings RECORDS --write [NOTEBOOK ...]
+                                                   also write them into the notebooks' metadata and headers
+    python -m tools.workshop colab [--check]       give notebooks that need an NVIDIA GPU Colab's GPU runtime
+                                                   metadata (and the others none); --check only reports
+    python -m tools.workshop student [OUT]         write student notebooks (solutions replaced by a stub) to OUT
+                                                   (default: _build/student/)
 
-Everything is computed from each notebook's `course.minutes` metadata and its exercise cells, in _toc.yml order,
-so the schedules and the index follow the book as it changes.
+Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
+rooms and objectives below, so the tracks and the index follow the book as it changes.
+
+The timing rule (TIMING_RULE below): a lesson's teaching minutes are its words read aloud at SPEAKING_WPM words a
+minute (the markdown and code of the lesson cells: not the setup or other stamped cells, not the exercises) plus
+its measured execution time times LIVE_FACTOR (run live, cell by cell, on laptops slower than CI), rounded up to
+5 minutes. Its exercise minutes are the sum of `course.exercises[*].minutes`.
 """
 
 from __future__ import annotations
@@ -16,6 +27,10 @@ from __future__ import annotations
 import argparse
 import copy
 import dataclasses
+import json
+import math
+import re
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -33,17 +48,96 @@ from tools.course import (
     write_notebook,
 )
 
-HALF_DAY = 210  # minutes: about 3.5 hours, breaks included
-FULL_DAY = 390  # minutes: about 6.5 hours, breaks and lunch included
+HALF_DAY = 240  # minutes at most: a half day is up to 4 hours, breaks included
+FULL_DAY = 420  # minutes at most: a full day is up to 7 hours, lunch and breaks included
 LONGEST_BLOCK = 90  # minutes of lessons before a break
 BREAK, LUNCH = 15, 45
 LUNCH_AFTER = 150  # minutes into a full day before lunch may start
+WELCOME = 10  # the opening: welcome, and the pre-flight tables participants ran at home
 WRAP_UP = 10
 START = 9 * 60  # 09:00
 PREFLIGHT = "notebooks/workshop/preflight"
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
 STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
+LEVELS = ("easy", "medium", "hard")
+
+# ---- the timing rule ------------------------------------------------------------------------------------------------
+SPEAKING_WPM = 130  # words a minute, explained aloud (a presentation's speaking rate)
+LIVE_FACTOR = 2  # a room runs each cell live, on laptops about half as fast as the CI machine
+ROUND_TO = 5
+TIMING_RULE = (f"teaching minutes = words of the lesson cells / {SPEAKING_WPM} + {LIVE_FACTOR} x measured "
+               f"execution minutes, rounded up to {ROUND_TO}; exercise minutes = the sum of course.exercises")
+TIME_LINE = re.compile(r"\*\*Time\*\*: \d+ minutes of teaching")
+
+# ---- rooms, objectives and tracks -----------------------------------------------------------------------------------
+KYA = "notebooks/getting-started/know-your-accelerator"
+EIGH = "notebooks/batched-eigh/batched-eigh"
+COND = "notebooks/graphs/cond-in-graphs"
+KNOBS = "notebooks/optimizers-and-compiler/compile-warnings-and-knobs"
+TORCHRUN = "notebooks/distributed/torchrun-and-collectives"
+TORCHSCRIPT = "notebooks/migration/torchscript-to-export"
+UPGRADE = "notebooks/migration/upgrading-to-2-12"
+
+
+@dataclasses.dataclass(frozen=True)
+class Room:
+    key: str
+    title: str
+    audience: str
+    platforms: frozenset[str]  # what every laptop in the room runs for real
+    platform_lessons: tuple[str, ...]  # the lesson(s) on this room's hardware
+    extras: tuple[str, ...]  # full day only, in order of preference, added while they fit
+
+
+ROOMS = (
+    Room("nvidia", "NVIDIA laptops or workstations",
+         "practitioners who train or serve on NVIDIA GPUs (a CUDA 12.6+ driver; CUDA 13.1+ for graph annotations)",
+         frozenset({"cuda", "cpu"}), ("notebooks/platforms/cuda",),
+         ("notebooks/graphs/graph-annotations", "notebooks/optimizers-and-compiler/fused-adagrad")),
+    Room("apple", "Apple silicon laptops",
+         "developers on Macs with M-series chips (MPS), who also run the CPU paths",
+         frozenset({"mps", "cpu"}), ("notebooks/platforms/mps",),
+         ("notebooks/mx-quantization/mx-export",)),
+    Room("cpu", "CPU-only laptops or Colab",
+         "learners without a GPU, on their laptop, Binder or a Colab CPU runtime",
+         frozenset({"cpu"}), (KYA,),
+         ("notebooks/optimizers-and-compiler/fused-adagrad", "notebooks/mx-quantization/mx-from-first-principles")),
+    Room("mixed", "A mixed room",
+         "a conference tutorial: some NVIDIA, some Mac, some CPU-only; everyone runs the CPU paths together",
+         frozenset({"cpu"}), (KYA,),
+         ("notebooks/optimizers-and-compiler/fused-adagrad",)),
+)
+
+
+@dataclasses.dataclass(frozen=True)
+class Objective:
+    key: str
+    text: str  # "By the end of the workshop, participants can ..."
+    lessons: tuple[str, ...]  # what teaches it; "platform" lessons come from the room
+    full_day_only: tuple[str, ...] = ()  # lessons a full day adds to it
+    half_day_exercise: bool = False  # a half day keeps this objective's first exercise
+
+
+OBJECTIVES = (
+    Objective("platform", "say what PyTorch 2.12 changed on the accelerator they use (CUDA, ROCm, Apple MPS, "
+              "Intel XPU, or none) and which wheel and driver their machine needs", ()),
+    Objective("flagship", "decompose thousands of small matrices in one batched call and prove the answer right "
+              "(the flagship change: batched `eigh`)", (EIGH,), half_day_exercise=True),
+    Objective("graphs", "branch on data inside a captured graph with `torch.cond`, and say what a graph capture needs "
+              "on their device", (COND,)),
+    Objective("compiler", "read the compiler's new warnings and set its knobs, and check a compiled result against "
+              "eager", (KNOBS,)),
+    Objective("distributed", "start a two-process job with `torchrun` on the CPU and check its collectives",
+              (TORCHRUN,)),
+    Objective("migration", "run the upgrade scanner on their own project and move TorchScript code to "
+              "`torch.export`", (UPGRADE,), full_day_only=(TORCHSCRIPT,), half_day_exercise=True),
+)
+
+# Lessons that list no platform of a room but still run their core for real there; the schedule shows the note.
+RUNS_ELSEWHERE = {
+    COND: "the capture into a CUDA graph needs CUDA; `torch.cond` itself runs eagerly and compiled on every device",
+}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,6 +146,8 @@ class Lesson:
     title: str
     teaching: int
     exercises: int
+    platforms: tuple[str, ...] = ()
+    first_exercise: int = 0  # minutes of the notebook's first exercise
 
     @property
     def minutes(self) -> int:
@@ -64,6 +160,7 @@ class Exercise:
     title: str
     entry: str
     minutes: int
+    level: str = ""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -72,7 +169,31 @@ class Slot:
     minutes: int
     what: str
     lesson: Lesson | None = None
+    exercises: int = 0  # exercise minutes taken in this slot (a half day keeps fewer)
+    objective: str = ""
 
+
+@dataclasses.dataclass(frozen=True)
+class Track:
+    room: Room
+    day: str  # "half" or "full"
+    slots: tuple[Slot, ...]
+    left_out: tuple[Lesson, ...]  # extras that did not fit
+
+    @property
+    def end(self) -> int:
+        return self.slots[-1].start + self.slots[-1].minutes
+
+    @property
+    def length(self) -> int:
+        return self.end - START
+
+    @property
+    def limit(self) -> int:
+        return HALF_DAY if self.day == "half" else FULL_DAY
+
+
+# ---- reading the notebooks ------------------------------------------------------------------------------------------
 
 def notebook_title(notebook: dict[str, Any], path: Path) -> str:
     cells = notebook["cells"]
@@ -89,13 +210,47 @@ def lesson_entries(root: Path = ROOT) -> list[str]:
     return listed + sorted(set(others) - set(listed))
 
 
+def exercise_blocks(notebook: dict[str, Any], path: Path) -> list[tuple[str, str]]:
+    """(label, title) of every exercise directive, in notebook order."""
+    found = []
+    for cell in notebook["cells"]:
+        if cell.get("cell_type") != "markdown":
+            continue
+        for block in EXERCISE.finditer(cell_source(cell)):
+            label = EXERCISE_LABEL.search(block.group("body"))
+            if not label:
+                raise CourseError(f"{path}: the exercise {block.group('title').strip()!r} has no :label:")
+            found.append((label.group(1), block.group("title").strip()))
+    return found
+
+
+def exercise_metadata(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]] | None:
+    """`course.exercises` checked against the notebook's exercises, or None where the notebook has none yet."""
+    listed = notebook.get("metadata", {}).get("course", {}).get("exercises")
+    if listed is None:
+        return None
+    labels = [label for label, _ in exercise_blocks(notebook, path)]
+    if not isinstance(listed, list) or [e.get("label") if isinstance(e, dict) else None for e in listed] != labels:
+        raise CourseError(f"{path}: course.exercises must list the exercises {labels} in notebook order")
+    for item in listed:
+        if not isinstance(item.get("minutes"), int) or item["minutes"] <= 0 or item.get("level") not in LEVELS:
+            raise CourseError(f"{path}: course.exercises entry {item!r} needs whole minutes > 0 and a level "
+                              f"from {list(LEVELS)}")
+    return listed
+
+
 def read_lesson(root: Path, entry: str) -> tuple[Lesson, dict[str, Any]]:
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
-    minutes = notebook.get("metadata", {}).get("course", {}).get("minutes")
+    course = notebook.get("metadata", {}).get("course", {})
+    minutes = course.get("minutes")
     if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) for k in ("teaching", "exercises"))):
         raise CourseError(f"{path}: metadata course.minutes must give whole 'teaching' and 'exercises' minutes")
-    return Lesson(entry, notebook_title(notebook, path), minutes["teaching"], minutes["exercises"]), notebook
+    listed = exercise_metadata(notebook, path)
+    first = listed[0]["minutes"] if listed else minutes["exercises"]
+    lesson = Lesson(entry, notebook_title(notebook, path), minutes["teaching"], minutes["exercises"],
+                    tuple(course.get("platforms", ())), first)
+    return lesson, notebook
 
 
 def lessons(root: Path = ROOT) -> list[Lesson]:
@@ -103,106 +258,216 @@ def lessons(root: Path = ROOT) -> list[Lesson]:
 
 
 def exercises(root: Path = ROOT) -> list[Exercise]:
-    """Every exercise in book order; a notebook's exercise minutes are shared among its exercises."""
+    """Every exercise in book order, with its minutes and level from `course.exercises`.
+
+    A notebook without `course.exercises` shares its exercise minutes among its exercises, level unknown."""
     found = []
     for entry in lesson_entries(root):
         lesson, notebook = read_lesson(root, entry)
-        blocks = [m for c in notebook["cells"] if c.get("cell_type") == "markdown"
-                  for m in EXERCISE.finditer(cell_source(c))]
-        for index, block in enumerate(blocks):
-            label = EXERCISE_LABEL.search(block.group("body"))
-            if not label:
-                raise CourseError(f"{root / entry}.ipynb: the exercise {block.group('title')!r} has no :label:")
+        path = root / f"{entry}.ipynb"
+        blocks = exercise_blocks(notebook, path)
+        listed = exercise_metadata(notebook, path)
+        for index, (label, title) in enumerate(blocks):
+            if listed is not None:
+                found.append(Exercise(label, title, entry, listed[index]["minutes"], listed[index]["level"]))
+                continue
             share = lesson.exercises // len(blocks) + (1 if index < lesson.exercises % len(blocks) else 0)
-            found.append(Exercise(label.group(1), block.group("title").strip(), entry, share))
+            found.append(Exercise(label, title, entry, share))
     return found
 
 
-def schedule(all_lessons: list[Lesson], length: int) -> tuple[list[Slot], list[Lesson]]:
-    """Fill a day of `length` minutes (breaks included) with lessons in book order.
+# ---- tracks ---------------------------------------------------------------------------------------------------------
 
-    The pre-flight notebook opens the day; after at most LONGEST_BLOCK minutes of lessons comes a break (in a day long
-    enough, the first break after LUNCH_AFTER minutes is lunch); a lesson that no longer fits is left out and the
-    next, shorter ones are tried; a wrap-up closes the day. Returns the slots and the lessons left out."""
-    slots: list[Slot] = []
-    clock, since_break, had_lunch = START, 0, False
-    preflight = [lesson for lesson in all_lessons if lesson.entry == PREFLIGHT]
-    others = [lesson for lesson in all_lessons if lesson.entry != PREFLIGHT]
-    left_out = []
-    for lesson in preflight + others:
-        pause, pause_name = 0, ""
-        if since_break and since_break + lesson.minutes > LONGEST_BLOCK:
+def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
+    """(objective key, lesson entry) in teaching order: the lessons every track of this room and day must hold."""
+    found = []
+    for objective in OBJECTIVES:
+        entries = room.platform_lessons if objective.key == "platform" else objective.lessons
+        if day == "full":
+            entries = objective.full_day_only + entries
+        found += [(objective.key, entry) for entry in entries]
+    return found
+
+
+def plan(sessions: list[tuple[str, Lesson, int]], length: int) -> tuple[Slot, ...]:
+    """Slots for (objective, lesson, exercise minutes) in order: welcome, a break at least every LONGEST_BLOCK
+    minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up."""
+    slots = [Slot(START, WELCOME, "Welcome; the pre-flight tables participants ran at home")]
+    clock, since_break, had_lunch = START + WELCOME, WELCOME, False
+    for objective, lesson, exercise_minutes in sessions:
+        minutes = lesson.teaching + exercise_minutes
+        if since_break and since_break + minutes > LONGEST_BLOCK:
             lunch = length >= FULL_DAY and not had_lunch and clock - START >= LUNCH_AFTER
-            pause, pause_name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
-        if clock - START + pause + lesson.minutes + WRAP_UP > length:
-            left_out.append(lesson)
-            continue
-        if pause:
-            slots.append(Slot(clock, pause, pause_name))
-            clock, since_break, had_lunch = clock + pause, 0, had_lunch or pause_name == "Lunch"
-        slots.append(Slot(clock, lesson.minutes, lesson.title, lesson))
-        clock, since_break = clock + lesson.minutes, since_break + lesson.minutes
-    slots.append(Slot(clock, WRAP_UP, "Wrap-up: questions, what to try next, feedback"))
-    return slots, left_out
+            pause, name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
+            slots.append(Slot(clock, pause, name))
+            clock, since_break, had_lunch = clock + pause, 0, had_lunch or lunch
+        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective))
+        clock, since_break = clock + minutes, since_break + minutes
+    if length >= FULL_DAY and not had_lunch:
+        raise CourseError("a full day's lessons end before lunch could start: add lessons or shorten the day")
+    slots.append(Slot(clock, WRAP_UP, "Wrap-up: questions, what to try next, the feedback form"))
+    return tuple(slots)
+
+
+def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
+    """The track of one room and day: every objective's lessons, then the room's extras that still fit (full day)."""
+    missing = [entry for _, entry in track_lessons(room, day) if entry not in found]
+    missing += [entry for entry in room.extras if day == "full" and entry not in found]
+    if missing:
+        raise CourseError(f"the {room.key} track needs {', '.join(missing)}, which the book does not have")
+    sessions = [(o, found[e], found[e].exercises if day == "full" else 0) for o, e in track_lessons(room, day)]
+    limit = HALF_DAY if day == "half" else FULL_DAY
+    slots = plan(sessions, limit)
+    if day == "half":  # each lesson's first exercise while the day allows, the flagship's and migration's first
+        first = {o.key for o in OBJECTIVES if o.half_day_exercise}
+        order = sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in first)
+        for index in order:
+            objective, lesson, _ = sessions[index]
+            trial = [*sessions]
+            trial[index] = (objective, lesson, lesson.first_exercise)
+            trial_slots = plan(trial, limit)
+            if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit or objective in first:
+                sessions, slots = trial, trial_slots
+    left_out = []
+    for entry in room.extras if day == "full" else ():
+        extra = found[entry]
+        trial = [*sessions, ("extra", extra, extra.exercises)]
+        trial_slots = plan(trial, limit)
+        if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit:
+            sessions, slots = trial, trial_slots
+        else:
+            left_out.append(extra)
+    return Track(room, day, slots, tuple(left_out))
+
+
+def tracks(root: Path = ROOT) -> list[Track]:
+    found = {lesson.entry: lesson for lesson in lessons(root)}
+    return [build_track(room, day, found) for room in ROOMS for day in ("half", "full")]
+
+
+def track_problems(track: Track) -> list[str]:
+    """What is wrong with a track: an objective not taught, a lesson the room cannot run, a day too long."""
+    name = f"{track.room.key} {track.day} day"
+    problems = []
+    taught = {slot.lesson.entry for slot in track.slots if slot.lesson}
+    for objective, entry in track_lessons(track.room, track.day):
+        if entry not in taught:
+            problems.append(f"{name}: the objective {objective!r} needs {entry}, which is not scheduled")
+    for slot in track.slots:
+        if slot.lesson and not (set(slot.lesson.platforms) & track.room.platforms) \
+                and slot.lesson.entry not in RUNS_ELSEWHERE:
+            problems.append(f"{name}: {slot.lesson.entry} targets {list(slot.lesson.platforms)}, none of which "
+                            f"this room runs ({sorted(track.room.platforms)})")
+    if track.length > track.limit:
+        problems.append(f"{name}: {track.length} minutes, more than the {track.limit} of a {track.day} day")
+    return problems
 
 
 def clock_time(minutes: int) -> str:
     return f"{minutes // 60:02d}:{minutes % 60:02d}"
 
 
+def duration(minutes: int) -> str:
+    """'3 h 45 min' (never rounded, so the heading agrees with the clock times)."""
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} h {rest:02d} min" if rest else f"{hours} h"
+
+
 def doc_link(entry: str) -> str:
     return f"{{doc}}`../{entry}`"
 
 
-def schedule_table(slots: list[Slot], left_out: list[Lesson]) -> str:
-    rows = ["| time | session | minutes (teaching + exercises) |", "| --- | --- | --- |"]
-    for slot in slots:
-        if slot.lesson:
-            lesson = slot.lesson
-            rows.append(f"| {clock_time(slot.start)} | {doc_link(lesson.entry)} | "
-                        f"{lesson.minutes} ({lesson.teaching} + {lesson.exercises}) |")
-        else:
-            rows.append(f"| {clock_time(slot.start)} | *{slot.what}* | {slot.minutes} |")
-    end = slots[-1].start + slots[-1].minutes
-    taught = sum(s.minutes for s in slots if s.lesson)
+def track_table(track: Track) -> str:
+    rows = ["| time | session | minutes (teaching + exercises) | objective |", "| --- | --- | --- | --- |"]
+    notes = []
+    for slot in track.slots:
+        if not slot.lesson:
+            rows.append(f"| {clock_time(slot.start)} | *{slot.what}* | {slot.minutes} | |")
+            continue
+        lesson = slot.lesson
+        mark = ""
+        if lesson.entry in RUNS_ELSEWHERE and not set(lesson.platforms) & track.room.platforms:
+            mark = " (see note)"
+            notes.append(f"{doc_link(lesson.entry)}: {RUNS_ELSEWHERE[lesson.entry]}.")
+        rows.append(f"| {clock_time(slot.start)} | {doc_link(lesson.entry)}{mark} | "
+                    f"{slot.minutes} ({lesson.teaching} + {slot.exercises}) | {slot.objective} |")
+    taught = sum(s.minutes for s in track.slots if s.lesson)
     text = "\n".join(rows)
-    text += (f"\n\nFrom {clock_time(START)} to {clock_time(end)}: {(end - START) / 60:.1f} hours, "
+    text += (f"\n\nFrom {clock_time(START)} to {clock_time(track.end)}: {duration(track.length)}, "
              f"{taught} minutes of lessons.")
-    if left_out:
-        text += " Not in this schedule (teach them in another session): " + ", ".join(
-            f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in left_out) + "."
+    if track.day == "half":
+        text += (" A half day keeps each lesson's first exercise while the day allows (always the flagship's and "
+                 "the migration lesson's, the scanner on your own code); give the others as homework.")
+    if track.left_out:
+        text += " Not in this day (a second session): " + ", ".join(
+            f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
+    if notes:
+        text += "\n\nNote: " + " ".join(notes)
     return text
 
 
+def objectives_section() -> str:
+    return "\n".join(f"- **{o.key}**: {o.text};" for o in OBJECTIVES)
+
+
 def schedules_section(root: Path = ROOT) -> str:
-    found = lessons(root)
     parts = []
-    for title, length in (("Half day", HALF_DAY), ("Full day", FULL_DAY)):
-        parts.append(f"### {title} (about {length / 60:.1f} hours)\n\n{schedule_table(*schedule(found, length))}")
+    for track in tracks(root):
+        title = "Half day" if track.day == "half" else "Full day"
+        parts.append(f"### {track.room.title}: {title.lower()} ({duration(track.length)})\n\n"
+                     f"For {track.room.audience}.\n\n{track_table(track)}")
     return "\n\n".join(parts)
+
+
+# ---- the exercise index ---------------------------------------------------------------------------------------------
+
+def quiz_rows(root: Path) -> list[str] | None:
+    """One row per chapter quiz (tools.quiz), or None where the quiz tool is not in this checkout."""
+    try:
+        from tools import quiz
+    except ImportError:  # HOOK: tools/quiz.py (the self-check quizzes) is not in this checkout
+        return None
+    return [f"| {q.title} | {len(q.questions)} | {doc_link(q.notebook)} |" for q in quiz.quizzes(root)]
 
 
 def exercises_page(root: Path = ROOT) -> str:
     found = exercises(root)
-    rows = [f"| `{e.label}` | {e.title.replace('|', '&#124;')} | {doc_link(e.entry)} | {e.minutes} |" for e in found]
+    rows = [f"| {e.title.replace('|', '&#124;')} | {doc_link(e.entry)} | {e.level or '–'} | {e.minutes} | "
+            f"`{e.label}` |" for e in found]
     total = sum(e.minutes for e in found)
+    quizzes = quiz_rows(root)
+    if quizzes is None:
+        quiz_part = ["The chapter quizzes are not in this checkout yet (tools/quiz.py)."]
+    elif not quizzes:
+        quiz_part = ["No chapter has a quiz yet."]
+    else:
+        quiz_part = ["Each chapter ends with a self-check quiz of multiple-choice questions, in its last notebook: "
+                     "the answers sit in toggles in the book, and a form checks them in a live notebook.", "",
+                     "| chapter | questions | in |", "| --- | --- | --- |", *quizzes]
     return "\n".join([
         "# Exercises",
         "",
         "<!-- Generated by `python -m tools.workshop pages` from the notebooks; do not edit by hand. -->",
         "",
-        "Every notebook ends its lesson with an exercise. The solution sits in a hidden cell under the task, and",
-        "the cell after it checks any answer, so each solution is proven whenever the book is built. For a",
-        "workshop, hand out the student notebooks, whose solution cells are empty (see {doc}`workshop`).",
+        "Every lesson has exercises. The solution sits in a hidden cell under each task, and the cell after it",
+        "checks any answer, so each solution is proven whenever the book is built. For a workshop, hand out the",
+        "student notebooks, whose solution cells are empty (see {doc}`workshop`).",
         "",
-        f"{len(found)} exercises, {total} minutes in all, in the order of the book.",
+        f"{len(found)} exercises, {total} minutes in all, in the order of the book. The level is easy, medium or",
+        "hard; the label names the exercise in the tests (`tests/exercises/<label>/`).",
         "",
-        "| label | exercise | notebook | minutes |",
-        "| --- | --- | --- | --- |",
+        "| exercise | notebook | level | minutes | label |",
+        "| --- | --- | --- | --- | --- |",
         *rows,
+        "",
+        "## Self-check quizzes",
+        "",
+        *quiz_part,
         "",
     ])
 
+
+# ---- generated pages ------------------------------------------------------------------------------------------------
 
 def replace_section(text: str, name: str, body: str, path: Path) -> str:
     begin, end = BEGIN.format(name=name), END.format(name=name)
@@ -218,7 +483,10 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
     guide = root / "chapters" / "workshop.md"
     if not guide.is_file():
         raise CourseError(f"{guide}: missing (it holds the instructor guide and the generated schedules)")
-    text = replace_section(guide.read_text(encoding="utf-8"), "schedules", schedules_section(root), guide)
+    text = guide.read_text(encoding="utf-8")
+    if BEGIN.format(name="objectives") in text:
+        text = replace_section(text, "objectives", objectives_section(), guide)
+    text = replace_section(text, "schedules", schedules_section(root), guide)
     return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
 
 
@@ -235,6 +503,141 @@ def write_pages(root: Path = ROOT) -> list[Path]:
             path.write_text(text, encoding="utf-8")
     return changed
 
+
+# ---- timings from measurement ---------------------------------------------------------------------------------------
+
+def lesson_words(notebook: dict[str, Any]) -> int:
+    """Words a lesson reads aloud: its markdown and code cells, without the stamped cells and the exercises (the
+    task, the solution and the check after it count as exercise time)."""
+    cells = notebook["cells"]
+    checks = {i + 1 for i, cell in enumerate(cells) if "solution" in cell_tags(cell)}
+    words = 0
+    for index, cell in enumerate(cells):
+        tags, source = cell_tags(cell), cell_source(cell)
+        if any(tag.startswith("stamp:") for tag in tags) or "solution" in tags or index in checks \
+                or EXERCISE.search(source):
+            continue
+        words += len(source.split())
+    return words
+
+
+def measured_seconds(paths: list[Path], root: Path = ROOT) -> dict[str, float]:
+    """Execution seconds per notebook (path relative to the repository), the median of the passing records found
+    in the given JSON files and folders (searched recursively)."""
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files += sorted(path.rglob("*.json"))
+        elif path.is_file():
+            files.append(path)
+        else:
+            raise CourseError(f"{path}: no such file or folder of run records")
+    seen: dict[str, list[float]] = {}
+    for file in files:
+        try:
+            record = json.loads(file.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise CourseError(f"{file}: not a JSON run record ({error})") from error
+        if not isinstance(record, dict) or "notebook" not in record or "seconds" not in record:
+            continue  # another kind of JSON file (a benchmark result, for example)
+        if record.get("outcome", "pass") != "pass" or not isinstance(record["seconds"], int | float):
+            continue
+        name = Path(record["notebook"]).as_posix()
+        seen.setdefault(name, []).append(float(record["seconds"]))
+    return {name: statistics.median(values) for name, values in seen.items()}
+
+
+def teaching_minutes(words: int, seconds: float) -> int:
+    raw = words / SPEAKING_WPM + LIVE_FACTOR * seconds / 60
+    return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
+
+
+@dataclasses.dataclass(frozen=True)
+class Timing:
+    entry: str
+    words: int
+    seconds: float | None
+    teaching: int | None  # None where no record was found
+    exercises: int
+    before: tuple[int, int]  # (teaching, exercises) in the metadata now
+
+
+def timings(records: list[Path], root: Path = ROOT) -> list[Timing]:
+    seconds = measured_seconds(records, root)
+    found = []
+    for entry in lesson_entries(root):
+        lesson, notebook = read_lesson(root, entry)
+        listed = exercise_metadata(notebook, root / f"{entry}.ipynb")
+        measured = seconds.get(f"{entry}.ipynb")
+        words = lesson_words(notebook)
+        teaching = teaching_minutes(words, measured) if measured is not None else None
+        exercise_minutes = sum(e["minutes"] for e in listed) if listed else lesson.exercises
+        found.append(Timing(entry, words, measured, teaching, exercise_minutes, (lesson.teaching, lesson.exercises)))
+    return found
+
+
+def write_timing(root: Path, timing: Timing) -> bool:
+    """Record a timing in the notebook's metadata (course.minutes, course.timing) and its header's Time line."""
+    if timing.teaching is None:
+        return False
+    path = root / f"{timing.entry}.ipynb"
+    notebook = read_notebook(path)
+    course = notebook["metadata"]["course"]
+    before = copy.deepcopy(notebook)
+    course["minutes"] = {"exercises": timing.exercises, "teaching": timing.teaching}
+    course["timing"] = {"words": timing.words, "seconds": round(timing.seconds or 0.0, 1), "rule": TIMING_RULE}
+    header = notebook["cells"][0]
+    text = cell_source(header)
+    if TIME_LINE.search(text):
+        header["source"] = TIME_LINE.sub(f"**Time**: {timing.teaching} minutes of teaching", text, count=1)
+    if notebook == before:
+        return False
+    write_notebook(path, notebook)
+    return True
+
+
+# ---- Colab runtimes -------------------------------------------------------------------------------------------------
+
+COLAB_GPU = "T4"  # the GPU of Colab's free tier
+
+
+def needs_nvidia_gpu(notebook: dict[str, Any]) -> bool:
+    """A lesson needs an NVIDIA GPU when it targets CUDA and not the CPU (course.platforms)."""
+    platforms = notebook.get("metadata", {}).get("course", {}).get("platforms", [])
+    return "cuda" in platforms and "cpu" not in platforms
+
+
+def colab_runtime(notebook: dict[str, Any]) -> dict[str, Any]:
+    """The notebook with Colab's runtime metadata set: a GPU runtime (`accelerator: GPU`, `colab.gpuType`) for
+    lessons that need an NVIDIA GPU, none for the others (Colab then opens a CPU runtime)."""
+    result = copy.deepcopy(notebook)
+    metadata = result.setdefault("metadata", {})
+    colab = metadata.get("colab", {})
+    if needs_nvidia_gpu(notebook):
+        metadata["accelerator"] = "GPU"
+        metadata["colab"] = {**colab, "gpuType": COLAB_GPU}
+    else:
+        metadata.pop("accelerator", None)
+        colab.pop("gpuType", None)
+        if colab:
+            metadata["colab"] = colab
+        else:
+            metadata.pop("colab", None)
+    return result
+
+
+def colab_problems(root: Path = ROOT) -> list[str]:
+    problems = []
+    for path in notebook_paths(root):
+        notebook = read_notebook(path)
+        if colab_runtime(notebook) != notebook:
+            want = "a GPU runtime" if needs_nvidia_gpu(notebook) else "no GPU runtime"
+            problems.append(f"{path.relative_to(root)}: Colab would not open {want} "
+                            "(run `python -m tools.workshop colab`)")
+    return problems
+
+
+# ---- student notebooks ----------------------------------------------------------------------------------------------
 
 def student_version(notebook: dict[str, Any]) -> dict[str, Any]:
     """The notebook with each solution cell's code replaced by a stub; tags, metadata and check cells stay."""
@@ -257,13 +660,32 @@ def write_student_notebooks(out: Path, root: Path = ROOT) -> list[Path]:
     return written
 
 
+# ---- command line ---------------------------------------------------------------------------------------------------
+
+def print_timings(found: list[Timing]) -> None:
+    print(f"Rule: {TIMING_RULE}.")
+    print(f"{'lesson':62} {'words':>6} {'seconds':>8} {'teaching':>8} {'exercises':>9}  (now)")
+    for t in found:
+        seconds = f"{t.seconds:.1f}" if t.seconds is not None else "no run"
+        teaching = str(t.teaching) if t.teaching is not None else "-"
+        print(f"{t.entry:62} {t.words:>6} {seconds:>8} {teaching:>8} {t.exercises:>9}  {t.before}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.workshop", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("schedule", help="print the half-day and full-day schedules")
+    commands.add_parser("schedule", help="print every track")
     pages = commands.add_parser("pages", help="write chapters/workshop.md's schedules and chapters/exercises.md")
     pages.add_argument("--check", action="store_true", help="exit 1 when the pages are stale, change nothing")
+    timing = commands.add_parser("timings", help="teaching minutes by the timing rule, from run records")
+    timing.add_argument("records", nargs="+", type=Path, help="run-record JSON files or folders of them")
+    timing.add_argument("--write", action="store_true", help="write the minutes into the notebooks")
+    timing.add_argument("--only", nargs="*", default=None, metavar="NOTEBOOK",
+                        help="with --write: only these notebooks (paths)")
+    colab = commands.add_parser("colab", help="set Colab's runtime metadata from course.platforms")
+    colab.add_argument("--check", action="store_true", help="exit 1 when a notebook's metadata is not set")
+    colab.add_argument("notebooks", nargs="*", type=Path, help="notebooks to set (default: all)")
     student = commands.add_parser("student", help="write student notebooks")
     student.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "student",
                          help="folder for the student notebooks (default: _build/student/)")
@@ -279,6 +701,27 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "pages":
             for path in write_pages():
                 print(f"wrote {path.relative_to(ROOT)}")
+        elif args.command == "timings":
+            found = timings(args.records)
+            print_timings(found)
+            if args.write:
+                only = {Path(p).resolve().with_suffix("") for p in args.only} if args.only is not None else None
+                for t in found:
+                    if only is not None and (ROOT / t.entry).resolve() not in only:
+                        continue
+                    if write_timing(ROOT, t):
+                        print(f"wrote {t.entry}.ipynb: {t.teaching} + {t.exercises} minutes")
+        elif args.command == "colab":
+            if args.check:
+                problems = colab_problems()
+                print("\n".join(problems) or "every notebook opens on the right Colab runtime")
+                return 1 if problems else 0
+            for path in args.notebooks or notebook_paths():
+                notebook = read_notebook(path)
+                updated = colab_runtime(notebook)
+                if updated != notebook:
+                    write_notebook(path, updated)
+                    print(f"set the Colab runtime of {path}")
         else:
             if args.out.exists() and not args.out.is_dir():
                 raise CourseError(f"{args.out}: exists and is not a folder")

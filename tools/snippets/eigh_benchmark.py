@@ -1,4 +1,5 @@
-# Benchmark cell (source: tools/snippets/eigh_benchmark.py; tools/record_eigh.py records the same code into results/).
+# Benchmark cell. Source: tools/snippets/eigh_benchmark.py;
+# tools/record_eigh.py records the same code into results/.
 import importlib.util
 
 
@@ -11,12 +12,12 @@ def random_symmetric(
 
 
 def eigh_one_by_one(matrices: torch.Tensor) -> list:
-    """What code did before batching: one eigh call, and one kernel launch or more, per matrix."""
+    """What code did before batching: one eigh call (one launch or more) per matrix."""
     return [torch.linalg.eigh(m) for m in matrices]
 
 
 def eigh_benchmark_sizes(device: torch.device) -> tuple[list[int], list[int]]:
-    """Matrix sizes and batch sizes: small on a CPU so a run stays short, large on an accelerator."""
+    """Matrix and batch sizes: small on a CPU (a short run), large on an accelerator."""
     if device.type == "cpu":
         return [8, 32], [1, 16, 256]
     return [8, 32, 64], [1, 16, 256, 2048]
@@ -25,7 +26,7 @@ def eigh_benchmark_sizes(device: torch.device) -> tuple[list[int], list[int]]:
 def benchmark_eigh(
     device: torch.device, timer, sizes: list[int], batches: list[int]
 ) -> list[dict]:
-    """Median seconds of batched eigh, a per-matrix loop and the peer library, for each size."""
+    """Median seconds of batched eigh, a loop and the peer library, per size."""
     peer = None
     if device.type == "cpu":
         peer = ("numpy batched", np.linalg.eigh, lambda t: t.numpy())

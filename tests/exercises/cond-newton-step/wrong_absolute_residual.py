@@ -1,0 +1,10 @@
+# Wrong: tested the absolute residual |y² − a| instead of the relative one
+def newton_step(a: torch.Tensor, y: torch.Tensor) -> torch.Tensor:
+    def refine(a, y):
+        return (y + a / y) / 2
+
+    def keep(a, y):
+        return y.clone()
+
+    residual = (y * y - a).abs().max()
+    return torch.cond(residual > 1e-6, refine, keep, (a, y))

@@ -162,6 +162,8 @@ def quiz_text(quiz: Quiz) -> str:
 # The cell's parser of QUIZ, also run here to prove that the text reads back as the quiz it came from.
 READ_QUIZ = r'''def read_quiz(text):
     """Questions as dicts: text, choices, answer (an index) and reason."""
+    import re
+
     questions, field = [], None
     for line in text.strip().splitlines():
         item = re.match(r"(\d+)\. |   ([a-f])\) |   answer: |   why: ", line)
@@ -187,9 +189,6 @@ READ_QUIZ = r'''def read_quiz(text):
 
 CELL = r'''# @title Self-check quiz: run this cell, then check your answers
 # Generated from __SOURCE__ by tools/quiz.py; do not edit.
-import html
-import re
-
 from IPython.display import HTML, display
 
 QUIZ = """
@@ -201,6 +200,9 @@ __READ_QUIZ__
 
 def as_html(text):
     """Escape, then show `code` as code."""
+    import html
+    import re
+
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 

@@ -1,8 +1,5 @@
 # @title Self-check quiz: run this cell, then check your answers
 # Generated from quizzes/distributed.yml by tools/quiz.py; do not edit.
-import html
-import re
-
 from IPython.display import HTML, display
 
 QUIZ = """
@@ -51,6 +48,8 @@ QUIZ = """
 
 def read_quiz(text):
     """Questions as dicts: text, choices, answer (an index) and reason."""
+    import re
+
     questions, field = [], None
     for line in text.strip().splitlines():
         item = re.match(r"(\d+)\. |   ([a-f])\) |   answer: |   why: ", line)
@@ -76,6 +75,9 @@ def read_quiz(text):
 
 def as_html(text):
     """Escape, then show `code` as code."""
+    import html
+    import re
+
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 

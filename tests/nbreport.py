@@ -9,7 +9,9 @@ peak memory, cells that printed a "Skipped on ..." line, and every warning a cel
     --save-executed DIR   also write each executed notebook, outputs included, under DIR
 
 The deprecation gate: a cell whose code prints a DeprecationWarning or FutureWarning fails,
-unless the cell carries the tag `demonstrates-warning` (it exists to show that warning).
+unless the cell carries the tag `demonstrates-warning` (it exists to show that warning). Python
+hides a DeprecationWarning that torch attributes to its own code (torch.jit.script's, in 2.12),
+so before a notebook's first cell the kernel is told to show torch's deprecations too.
 
 The timing report at the end comes from the same records. It measures rather than fails: the
 budgets (GUIDE.md section 4) are printed beside each notebook, so a slow shared machine never
@@ -78,6 +80,17 @@ def _error(outputs: list[Any], longrepr: Any) -> str:
         if out.get("output_type") == "error":
             return f"{out.get('ename')}: {out.get('evalue')}".splitlines()[0][:300]
     return str(longrepr).strip().splitlines()[-1][:300] if longrepr else "failed"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item: pytest.Item) -> None:
+    """Before a notebook's first cell, make the kernel show torch's own deprecation warnings."""
+    kernel = getattr(item.parent, "kernel", None)
+    if getattr(item, "cell_num", None) != 0 or kernel is None or not kernel.is_alive():
+        return
+    msg_id = kernel.execute_cell_input(runs.SHOW_TORCH_DEPRECATIONS, allow_stdin=False)
+    kernel.await_reply(msg_id, timeout=60)
+    kernel.await_idle(msg_id, timeout=60)
 
 
 @pytest.hookimpl(hookwrapper=True)

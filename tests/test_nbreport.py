@@ -77,3 +77,14 @@ def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path) -> None:
     assert code == 0, output
     assert record["outcome"] == "pass"
     assert record["warnings"][0]["category"] == "DeprecationWarning"
+
+
+def test_the_gate_sees_a_deprecated_torch_call(tmp_path: Path) -> None:
+    """torch.jit.script warns from inside torch, where Python hides a DeprecationWarning by default."""
+    _notebook(tmp_path, "jit", ("import torch", []), ("torch.jit.script(torch.nn.Linear(2, 2))", []))
+    code, output, found = _run(tmp_path)
+    record = found["notebooks/demo/jit.ipynb"]
+    assert code == 1, output
+    assert record["failed_cell"]["index"] == 1
+    assert "torch.jit.script" in record["failed_cell"]["error"] or "deprecat" in output
+

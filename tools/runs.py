@@ -63,6 +63,32 @@ WARNING_LINE = re.compile(r"^(?P<where>\S.*?):(?P<line>\d+): (?P<category>[A-Za-
 GATED_WARNINGS = ("DeprecationWarning", "FutureWarning")
 # A cell that exists to show a deprecation says so with this tag; the gate lets its warning through.
 DEMONSTRATES_WARNING = "demonstrates-warning"
+# Run in each kernel before a notebook's first cell. Python hides a DeprecationWarning that a
+# library attributes to its own code, such as torch.jit.script's in 2.12, so a deprecated torch
+# call in a cell would pass the gate unseen. This shows torch's deprecations when the first caller
+# outside torch is the notebook's code, and keeps hiding those that torch raises while importing
+# its own modules (2.13.0's torch.jit.script_method inside torch.compile, say).
+SHOW_TORCH_DEPRECATIONS = r"""
+import os as _os, sys as _sys, warnings as _warnings
+
+
+def _course_showwarning(message, category, filename, lineno, file=None, line=None,
+                        _show=_warnings.showwarning):
+    in_torch = "torch" in _os.path.normpath(filename).split(_os.sep)
+    if issubclass(category, DeprecationWarning) and in_torch:
+        frame = _sys._getframe(1)
+        while frame is not None and (frame.f_code.co_filename, frame.f_lineno) != (filename, lineno):
+            frame = frame.f_back
+        while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "torch":
+            frame = frame.f_back
+        if frame is None or frame.f_globals.get("__name__") != "__main__":
+            return
+    _show(message, category, filename, lineno, file, line)
+
+
+_warnings.showwarning = _course_showwarning
+_warnings.filterwarnings("always", category=DeprecationWarning, module=r"torch(\.|$)")
+"""
 
 
 def source_hash(notebook: dict[str, Any]) -> str:

@@ -41,13 +41,9 @@ PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "c
 STATE_TEXT = {"pass": "pass", "fail": "FAIL", "flaky": "flaky", "stale": "stale"}
 
 
-def _runs_folder(root: Path) -> Path:
-    return root / "results" / "runs"
-
-
 def _records_fingerprint(root: Path) -> str:
     digest = hashlib.sha256()
-    folder = _runs_folder(root)
+    folder = runs.runs_folder(root)
     for path in sorted(folder.rglob("*.json")) if folder.is_dir() else []:
         digest.update(str(path).encode())
         digest.update(path.read_bytes())
@@ -55,7 +51,7 @@ def _records_fingerprint(root: Path) -> str:
 
 
 def _cells(root: Path) -> list[runs.Cell]:
-    return runs.status(runs.load_records(_runs_folder(root)), root)
+    return runs.status(runs.load_records(runs.runs_folder(root)), root)
 
 
 def _recorded_pages(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -191,7 +187,7 @@ def _publish(app: Sphinx, exception: Exception | None) -> None:
     out = Path(app.outdir)
     data = runs.status_json(app.env.run_status_cells)  # type: ignore[attr-defined]
     (out / "run-status.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    folder = _runs_folder(Path(app.srcdir))
+    folder = runs.runs_folder(Path(app.srcdir))
     if folder.is_dir():
         shutil.copytree(folder, out / "runs", dirs_exist_ok=True)
 

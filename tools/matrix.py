@@ -112,15 +112,20 @@ def fresh(release: str) -> bool:
     return True
 
 
+def nbval_command(python: str, records: Path, command: str, *extra: str) -> list[str]:
+    """Every notebook under nbval with the course's plugin, writing its run records into `records`."""
+    return [python, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
+            f"--nbval-cell-timeout={CELL_TIMEOUT}", "--run-records", str(records), "--run-command", command,
+            "-q", *extra, "notebooks"]
+
+
 def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None) -> int:
     """Execute every notebook once under nbval on one release; the pytest exit code."""
     python = venv_python(release)
     folder = _run_folder(release, attempt)
     shutil.rmtree(folder, ignore_errors=True)
     print(f"matrix: torch {release}, run {attempt}", flush=True)
-    args = [str(python), "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
-            f"--nbval-cell-timeout={CELL_TIMEOUT}", "--run-records", str(folder), "--run-command", command,
-            "-q", *(extra or []), "notebooks"]
+    args = nbval_command(str(python), folder, command, *(extra or []))
     return subprocess.run(args, cwd=ROOT, check=False).returncode
 
 
@@ -189,9 +194,7 @@ def record_accelerator_run(allow_cpu: bool, out: Path) -> int:
     name = f"{environment['platform']}_{device}_torch-{runs.release(environment['torch'])}_{datetime.date.today()}"
     folder = out / name
     shutil.rmtree(folder, ignore_errors=True)
-    args = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
-            f"--nbval-cell-timeout={CELL_TIMEOUT}", "--run-records", str(folder / "records"),
-            "--run-command", "make record-runs", "--save-executed", str(folder), "-q", "notebooks"]
+    args = nbval_command(sys.executable, folder / "records", "make record-runs", "--save-executed", str(folder))
     code = subprocess.run(args, cwd=ROOT, check=False).returncode
     for _, record in runs.load_records(folder / "records"):
         if record.get("executed_notebook"):

@@ -53,7 +53,12 @@ from typing import Any
 from tools.course import PLATFORMS, ROOT, CourseError, cell_source, notebook_paths, read_notebook
 
 SCHEMA = 1
-RUNS = ROOT / "results" / "runs"
+def runs_folder(root: Path) -> Path:
+    """Where a book's committed run records live."""
+    return root / "results" / "runs"
+
+
+RUNS = runs_folder(ROOT)
 BUILD_RUNS = ROOT / "_build" / "runs"
 MEMORY_BUDGET = 1.5 * 2**30
 OUTCOMES = ("pass", "fail")

@@ -138,6 +138,59 @@ def test_invalid_quizzes_get_clear_errors(tmp_path: Path, good_notebook: dict[st
     assert message in str(error.value)
 
 
+# A quiz as a person writes it: a header comment, then the questions, with `{reason}` as the last value.
+RAW = """# Self-check quiz for chapters/one.md.
+questions:
+  - text: Question 0?
+    choices: [up, down]
+    answer: 1
+    reason: {reason}
+  - text: Question 1?
+    choices:
+      - up
+      - down
+    answer: 1
+    reason: Because.
+  - text: Question 2?
+    choices: [up, down]
+    answer: 1
+    reason: Because.
+"""
+
+
+def test_quoted_text_with_a_hash_is_kept_whole(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    book = _book(tmp_path, good_notebook)
+    (book / "quizzes" / "one.yml").write_text(RAW.format(reason='"Fixed in #1 and #2; see both."'))
+    (found,) = quiz.quizzes(book)
+    assert found.questions[0].reason == "Fixed in #1 and #2; see both."
+
+
+@pytest.mark.parametrize(("change", "line"), [
+    # How the issue found text cut off (a reason), and the other places an unquoted ' #' or a comment can hide.
+    (lambda raw: raw.format(reason="Fixed in #1 and #2; see both."), 6),
+    (lambda raw: raw.format(reason="Fixed.").replace("      - down\n", "      - down #1\n"), 10),
+    (lambda raw: raw.format(reason="Fixed.").replace("text: Question 2?", "text: Is C #1?"), 13),
+    (lambda raw: raw.format(reason="Fixed.").replace("answer: 1", "answer: 1  # index from 0", 1), 5),
+    (lambda raw: raw.format(reason="Fixed.").replace("  - text: Question 1?", "  # a note\n  - text: Question 1?"), 7),
+    (lambda raw: raw.format(reason="Fixed.") + "# a closing note\n", 17),
+])
+def test_an_unquoted_hash_fails_instead_of_losing_text(tmp_path: Path, good_notebook: dict[str, Any], change: Any,
+                                                        line: int) -> None:
+    """YAML would drop the text after an unquoted ' #' without a word; the strict reader names the line instead."""
+    book = _book(tmp_path, good_notebook)
+    raw = change(RAW)
+    (book / "quizzes" / "one.yml").write_text(raw)
+    assert yaml.safe_load(raw)["questions"], "plain YAML reads this file without complaint"
+    with pytest.raises(CourseError, match=r"quizzes/one\.yml: YAML reads an unquoted ' #' as a comment") as error:
+        quiz.quizzes(book)
+    assert f"line {line}: {raw.splitlines()[line - 1].strip()}" in str(error.value)
+
+
+def test_the_course_quizzes_have_comments_only_in_their_headers() -> None:
+    for each in QUIZZES:
+        assert quiz.comments_after_header(each.source.read_text(encoding="utf-8")) == [], each.source.name
+
+
 def test_a_missing_or_stray_quiz_is_caught(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     book = _book(tmp_path, good_notebook)
     _write(book, GOOD, "two")

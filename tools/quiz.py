@@ -6,13 +6,18 @@
     python -m tools.quiz attach              write the snippets, then give the last notebook of each chapter a
                                              "## Self-check quiz" cell and the stamped quiz cell (idempotent)
 
-A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml) holds 3 to 5 questions:
+A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml) holds 3 to 5 questions; `answer`
+is the index (from 0) of the correct choice, and `reason` is one line:
 
     questions:
       - text: Which backend implements torch.accelerator.Graph in 2.12.0?
         choices: [CUDA, XPU, MPS]
-        answer: 1                       # index (from 0) of the correct choice
-        reason: Only XPU registers an implementation.      # one line
+        answer: 1
+        reason: "Only XPU registers an implementation (#176421)."
+
+YAML reads an unquoted ` #` as the start of a comment and drops the rest of the line without a word, so a quiz file
+may hold comments only in its header, above `questions:`; anywhere else a comment is an error. Quote a value that
+contains ` #` (as above).
 
 The generated cell needs no file of the repository (it runs on Colab): it shows every question with its choices
 and the answer in a <details> toggle with its reason (what the static book shows), and, where ipywidgets imports,
@@ -29,13 +34,14 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from tools.course import (
     ROOT,
     CourseError,
     cell_tags,
     practice_chapters,
     read_notebook,
-    read_yaml,
     write_notebook,
 )
 
@@ -80,6 +86,43 @@ def _text(value: Any, where: str, one_line: bool = True) -> str:
     if '"""' in text or "\\" in text:
         raise CourseError(f"{where} may not contain a backslash or three double quotes")
     return text
+
+
+def comments_after_header(text: str) -> list[tuple[int, str]]:
+    """(line number, line) of every YAML comment that follows the first key: each one is text YAML would drop.
+
+    PyYAML's scanner skips comments, so they are found between its tokens: whatever lies between the end of one
+    token and the start of the next is blank or a comment. Before the first token (the header) comments are allowed.
+    """
+    tokens = [t for t in yaml.scan(text) if not isinstance(t, yaml.StreamStartToken | yaml.StreamEndToken)]
+    lines = text.splitlines()
+    found: dict[int, str] = {}
+    for before, after in zip(tokens, [*tokens[1:], None], strict=True):
+        start = before.end_mark.index
+        end = after.start_mark.index if after is not None else len(text)
+        first = text.count("\n", 0, start)  # the 0-based line on which the gap starts
+        for number, part in enumerate(text[start:end].split("\n"), first + 1):
+            if "#" in part:  # a gap holds only blanks and comments, so any '#' in it opens a comment
+                found[number] = lines[number - 1].strip()
+    return sorted(found.items())
+
+
+def read_quiz_file(path: Path) -> Any:
+    """A quiz file's YAML, read strictly: a CourseError for a comment after the header, where text would be lost."""
+    name = f"{path.parent.name}/{path.name}"
+    try:
+        text = path.read_text(encoding="utf-8")
+        comments = comments_after_header(text)
+        data = yaml.safe_load(text)
+    except FileNotFoundError as error:
+        raise CourseError(f"{name}: missing") from error
+    except yaml.YAMLError as error:
+        raise CourseError(f"{name}: not valid YAML ({error})") from error
+    if comments:
+        where = "; ".join(f"line {line}: {source}" for line, source in comments)
+        raise CourseError(f"{name}: YAML reads an unquoted ' #' as a comment and drops the rest of the line ({where}). "
+                          "Quote the value (\"...\"), or move a real comment to the header above 'questions:'")
+    return data
 
 
 def parse(data: Any, path: Path) -> tuple[Question, ...]:
@@ -135,7 +178,7 @@ def quizzes(root: Path = ROOT) -> list[Quiz]:
             raise CourseError(f"{QUIZZES}/{chapter.stem}.yml: missing (every chapter of {chapter.part!r} has a quiz)")
         if not chapter.notebooks:
             raise CourseError(f"{chapter.entry}: has no notebook to attach its quiz to")
-        found.append(Quiz(chapter.stem, chapter_title(root, chapter.entry), parse(read_yaml(path), path),
+        found.append(Quiz(chapter.stem, chapter_title(root, chapter.entry), parse(read_quiz_file(path), path),
                           chapter.notebooks[-1], path))
     return found
 

@@ -4,22 +4,25 @@ from IPython.display import HTML, display
 
 QUIZ = """
 1. In PyTorch 2.12, which solver does `torch.linalg.eigh` use on a CUDA GPU?
-   a) MAGMA, as before
-   b) One of MAGMA, `syevd` and `syevj_batched`, picked per call by a heuristic
-   c) cuSOLVER's batched Jacobi solver `syevj_batched`, always, for the whole batch
-      in one launch
+   a) MAGMA
+   b) One of `syevj_batched`, a loop of `syevj` and a loop of `syevd`, picked per
+      call by a heuristic
+   c) cuSOLVER's batched solver (the `syevj_batched` path), always, whatever the
+      batch and matrix size
    d) LAPACK on the CPU, matrix by matrix
    answer: c
-   why: 2.12 routes CUDA `eigh` and `eigvalsh` to `syevj_batched` and deprecates
-      MAGMA for them (#174619,
+   why: 2.12 sends every CUDA `eigh` and `eigvalsh` call to the batched solver and
+      deprecates MAGMA for them (#174619, #175403). The heuristic was the 2.11
+      default, and MAGMA ran only when `preferred_linalg_library` asked for it.
 2. What does `torch.backends.cuda.preferred_linalg_library("magma")` change for
    `eigh` in 2.12?
    a) It makes `eigh` use MAGMA again
-   b) Nothing for `eigh`; MAGMA is deprecated for these functions
+   b) It no longer picks the solver; `eigh` warns once that MAGMA is deprecated and
+      uses cuSOLVER
    c) It raises an error
    answer: b
-   why: The preference no longer reaches `eigh` and `eigvalsh`; drop the call or ask
-      for "cusolver".
+   why: In 2.12 `eigh` and `eigvalsh` use cuSOLVER whatever the preference, and warn
+      once when it names MAGMA; drop the call or ask for "cusolver".
 3. How does the chapter prove a batched decomposition right?
    a) Compare the eigenvectors entry by entry with NumPy's
    b) Check the reconstruction V diag(w) Vᵀ = A, the orthonormality Vᵀ V = I, and

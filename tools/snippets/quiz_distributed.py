@@ -9,15 +9,19 @@ QUIZ = """
    b) A free port that the system picks
    c) It refuses to start
    answer: b
-   why: Changed in
+   why: In 2.12 a one-node job without a port meets on a free port that the system
+      picks (#175699); pin one with `--master-port` when another process must know
+      it, and do not hard-code 29500.
 2. What should code compiled with `torch.compile` use instead of the
    `torch.distributed.nn.functional` collectives?
    a) `torch.distributed._functional_collectives`
    b) The same functions; they compile fine
    c) Plain Python loops over ranks
    answer: a
-   why: The old collectives raise under `torch.compile` in 2.12 (#177342), and
-      without `fullgraph=True` they graph-break and run eagerly without a word.
+   why: In 2.12 the old collectives fail under `torch.compile(fullgraph=True)`
+      (#177342); without `fullgraph=True` they graph-break, run eagerly and emit a
+      `FutureWarning` that points to the functional collectives. Of those,
+      `broadcast` alone has no autograd.
 3. What can the c10d functional collectives take as their group in 2.12?
    a) Only the group's name
    b) A `ProcessGroup` object as well as its name, so a custom op can carry the
@@ -32,7 +36,7 @@ QUIZ = """
       need a small repair
    c) It cannot be done; `fr_trace` reads NCCL dumps only
    answer: b
-   why: `fr_trace` reads gloo dumps since #180268; on gloo the worker writes the
+   why: `fr_trace` reads gloo dumps in 2.12 (#180268); on gloo the worker writes the
       dump itself, and its `pg_config` needs the repair the notebook detects and
       makes.
 5. What happens with `TORCH_DISTRIBUTED_USE_TORCHCOMMS=1` when the torchcomms

@@ -44,8 +44,10 @@ QUIZ = """
       cuda-bindings and a CUDA 13.1+ driver, then the merge tool
    c) A ROCm build
    answer: b
-   why: The labels are recorded at capture (#179768) and merged into the trace by
-      `python -m torch.cuda._annotate_cuda_graph_trace` (#179867).
+   why: `enable_annotations=True` turns recording on for the capture (#179867);
+      `mark_kernels` labels the kernels, and `python -m
+      torch.cuda._annotate_cuda_graph_trace` merges the labels into the trace (both
+      #179768).
 """
 
 

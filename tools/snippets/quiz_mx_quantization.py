@@ -9,7 +9,8 @@ QUIZ = """
    b) `torch.export` learned to export `torch.float4_e2m1fn_x2` buffers
    c) It added MX support to TorchScript
    answer: a
-   why: Before
+   why: Before 2.12 the serializer had no entry for E8M0, so saving failed; in 2.12
+      the program round-trips (#176270).
 2. Which dtype still fails to serialize in 2.12.0, so that exported MXFP4 weights
    are kept as `uint8` bytes?
    a) `torch.float8_e4m3fn`
@@ -25,8 +26,8 @@ QUIZ = """
    c) 9
    d) 16
    answer: b
-   why: 8 bits per element plus one 8-bit scale shared by 32 elements, 8/32 = 0.25
-      bit each.
+   why: Each element takes 8 bits, and the 8-bit scale shared by 32 elements adds
+      8/32 = 0.25 bit to each.
 4. On torch 2.12.0, what does casting 500.0 to `torch.float8_e4m3fn` give?
    a) 448, the largest finite value
    b) NaN

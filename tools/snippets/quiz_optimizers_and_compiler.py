@@ -3,23 +3,25 @@
 from IPython.display import HTML, display
 
 QUIZ = """
-1. On which device does PyTorch 2.12 add a fused kernel for
-   `torch.optim.Adagrad(..., fused=True)`?
+1. On which device does `torch.optim.Adagrad(..., fused=True)` start to work in
+   PyTorch 2.12?
    a) CPU
    b) CUDA
    c) MPS
    d) XPU
    answer: b
-   why: CUDA gains it in 2.12, with `GradScaler` support; the CPU has had one since
-      2.4, and MPS and XPU have no kernel for it in 2.12.
+   why: The CUDA kernel existed in 2.11, but the optimizer refused CUDA parameters;
+      2.12 lifts that check and adds `GradScaler` support. The CPU has had a fused
+      kernel since 2.4, and MPS and XPU have none in 2.12.
 2. Where does Inductor's new `addcdiv` lowering use a fused multiply-add, so that
    compiled and eager results agree bit for bit?
    a) On every device
    b) On CUDA and XPU
    c) On the CPU only
    answer: b
-   why: ROCm is excluded in 2.12 and the CPU lowering rounds twice, so there the
-      results differ by a few ulps.
+   why: ROCm builds are left out in 2.12, and on the CPU the compiled kernel
+      computes `v·(t1/t2)` where eager computes `(v·t1)/t2`, the same roundings in
+      another order, so some elements differ in the last bits.
 3. Why can a fused multiply-add change the result of `a * b + c`?
    a) It rounds once, after the addition, instead of rounding the product and then
       the sum
@@ -44,8 +46,8 @@ QUIZ = """
       its environment variable is ignored
    c) Turns max-autotune on
    answer: b
-   why: Checked in the installed torch; a lesson in reading release notes against
-      the code you run.
+   why: The 2.12.0 config module has no such setting and no code reads the variable;
+      check release notes against the code you run.
 """
 
 

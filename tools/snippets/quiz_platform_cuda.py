@@ -11,13 +11,15 @@ QUIZ = """
    answer: b
    why: The default wheel moved to CUDA 13.0, which needs an R580 driver (580.65.06
       on Linux, 580.88 on Windows).
-2. A machine has a Pascal GPU, or a driver older than 580. Which 2.12 wheel fits it?
+2. A machine has a Pascal GPU, or a GPU older than Blackwell on a driver older than
+   580. Which 2.12 wheel fits it?
    a) The CUDA 12.8 wheel
    b) The CUDA 12.6 wheel
    c) The experimental CUDA 13.2 wheel
    answer: b
-   why: The CUDA 12.6 wheels remain for older GPUs and drivers; the 12.8 wheels are
-      no longer built.
+   why: The CUDA 12.6 wheels remain for older GPUs and drivers, and the 12.8 wheels
+      are no longer built. CUDA 12.6 has no Blackwell kernels, so a Blackwell GPU
+      needs a driver of 580 or newer and the default wheel.
 3. What does `GreenContext.create(16)` do in 2.12?
    a) Creates a green context with 16 SMs
    b) Raises a TypeError, because the arguments are keyword-only now; write
@@ -33,7 +35,8 @@ QUIZ = """
       refuses them on every machine
    c) Only on Hopper GPUs
    answer: b
-   why: The options came with
+   why: The options (#177242) depend on CUDA 13.1 features, which the 13.0 build
+      does not have.
 """
 
 

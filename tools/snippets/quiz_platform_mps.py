@@ -8,8 +8,8 @@ QUIZ = """
    b) In unified memory, which the CPU and GPU of an Apple chip share
    c) In the CPU's memory, with the GPU reading over PCIe
    answer: b
-   why: #175818; the release lists it as BC-breaking because performance
-      characteristics may change.
+   why: 2.12 allocates MPS tensors in unified memory (#175818) and lists the change
+      as BC-breaking, because performance characteristics may change.
 2. Which of these operations gains an MPS kernel in 2.12?
    a) `torch.linalg.qr`
    b) `torch.linalg.eigh`

@@ -31,15 +31,16 @@ QUIZ = """
    b) float32 only
    c) bfloat16 only
    answer: b
-   why: The FP8 path added in
+   why: The 2.12 FP8 path (#179310) runs on gfx950 only and returns float32 only;
+      another `out_dtype` raises an error.
 5. Which operations does PyTorch 2.12 run on AMD's rocSHMEM?
    a) None; symmetric memory is NVIDIA-only
    b) The NVSHMEM-based symmetric-memory operations (puts, gets, broadcast,
       all-to-all), under the same `torch.ops.symm_mem.nvshmem_*` names
    c) Only `all_reduce`
    answer: b
-   why: #173518 ports them to rocSHMEM and keeps the names, so code written for
-      NVSHMEM runs on ROCm.
+   why: 2.12 ports them to rocSHMEM (#173518) and keeps the `nvshmem_*` names, so
+      code written for NVSHMEM calls the same ops on a ROCm build.
 """
 
 

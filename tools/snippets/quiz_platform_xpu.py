@@ -16,8 +16,8 @@ QUIZ = """
    b) The measured bandwidth
    c) The number of tensor cores
    answer: a
-   why: From #171967; with a transfers-per-clock factor they give a theoretical
-      bandwidth.
+   why: Both fields are new in 2.12 (#171967); with a transfers-per-clock factor
+      they give a theoretical bandwidth.
 3. Why does the theoretical bandwidth computed from those two fields need care on
    Intel GPUs?
    a) The clock is reported in kHz
@@ -39,8 +39,8 @@ QUIZ = """
    b) XPU, the only backend that implements it in that release
    c) Every backend
    answer: b
-   why: #176421 registers XPU's implementation; on CUDA use `torch.cuda.graph` with
-      2.12.
+   why: Only XPU registers an implementation in 2.12.0 (#176421); on CUDA, capture
+      with `torch.cuda.graph`.
 """
 
 

@@ -271,3 +271,43 @@ def test_fixes_are_worded_per_api() -> None:
     assert fixes[("affected.py", "torch.jit.load")].startswith("torch.export.load") and "third-party" in fixes[
         ("affected.py", "torch.jit.load")]
     assert "all_gather_tensor_autograd" in fixes[("loss.py", "torch.distributed.nn.all_gather")]
+    broadcast = fixes[("aliases.py", "torch.distributed.nn.functional.broadcast")]
+    assert broadcast.startswith("use funcol.all_reduce(t * (dist.get_rank() == src), 'sum', group)")
+    assert "funcol.broadcast(t, src, group) only where no gradient flows" in broadcast
+
+
+def test_the_deprecated_dist_nn_collectives_are_the_ones_torch_deprecates() -> None:
+    """The rule names every collective whose eager call warns (FutureWarning), and no other: read in the installed
+    torch/distributed/nn/functional.py, where each deprecated function calls _deprecated."""
+    import inspect
+
+    import torch.distributed.nn.functional as dist_nn
+
+    warning = {op for op in snippet.DIST_NN_OPS if "_deprecated(" in inspect.getsource(getattr(dist_nn, op))}
+    assert warning == set(snippet.DEPRECATED_DIST_NN)
+    changed = upgrade_scan.RULES["dist-nn-functional"].changed
+    assert all(op in changed for op in snippet.DEPRECATED_DIST_NN) and "silent" not in changed
+
+
+def test_the_funcol_fixes_have_gradients_except_broadcast() -> None:
+    """Each funcol op the fixes name has an autograd kernel; broadcast has none, so its fix avoids it
+    (torch/distributed/_functional_collectives.py registers the others with torch.library.register_autograd)."""
+    import torch
+    import torch.distributed._functional_collectives  # registers the autograd kernels
+
+    def differentiable(op: str) -> bool:
+        return torch._C._dispatch_has_kernel_for_dispatch_key(f"_c10d_functional::{op}", "Autograd")
+
+    used = ["all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "all_to_all_single"]
+    assert all(differentiable(op) for op in used)
+    assert not differentiable("broadcast")
+    assert not snippet.dist_nn_fix("broadcast").startswith("use funcol.broadcast")
+    assert "no autograd kernel" in snippet.dist_nn_fix("broadcast")
+
+
+def test_the_cu126_advice_leaves_out_blackwell() -> None:
+    """The cu126 wheel has no sm_100/sm_120 kernels (PyTorch's RELEASE.md support matrix for 2.12), so the fix
+    must not send a Blackwell GPU there."""
+    fix = upgrade_scan.RULES["cu128-wheels"].fix
+    assert "cu126" in fix and "no Blackwell kernels" in fix
+    assert "update the driver" in fix and "2.11" in fix

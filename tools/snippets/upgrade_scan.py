@@ -32,6 +32,16 @@ class Rule:
     fix: str  # the fix when no API-specific one applies
 
 
+# The torch.distributed.nn.functional collectives that 2.12 deprecates (each calls
+# _deprecated, a FutureWarning, in torch/distributed/nn/functional.py).
+DEPRECATED_DIST_NN = (
+    "all_reduce",
+    "broadcast",
+    "all_gather",
+    "reduce_scatter",
+    "all_to_all_single",
+)
+
 RULES = {
     rule.id: rule
     for rule in [
@@ -46,8 +56,11 @@ RULES = {
             "dist-nn-functional",
             BREAKS,
             "the torch.distributed.nn collectives raise RuntimeError under "
-            "torch.compile in 2.12 (with fullgraph=False: a silent graph break); "
-            "all_reduce and broadcast also warn in eager mode",
+            "torch.compile(fullgraph=True) in 2.12 (with fullgraph=False, Dynamo "
+            "breaks the graph and runs them eagerly); "
+            + ", ".join(DEPRECATED_DIST_NN[:-1])
+            + f" and {DEPRECATED_DIST_NN[-1]} are deprecated: they warn "
+            "(FutureWarning) when they run eagerly, after a graph break too",
             "use torch.distributed._functional_collectives, which compiles",
         ),
         Rule(
@@ -99,7 +112,9 @@ RULES = {
             "2.12 publishes no CUDA 12.8 wheels: a cu128 index or +cu128 pin "
             "finds no torch 2.12",
             "use .../whl/cu130 (default; driver 580.65.06+ on Linux, 580.88+ on "
-            "Windows) or .../whl/cu126 (older drivers; Maxwell, Pascal, Volta)",
+            "Windows) or .../whl/cu126 (older drivers; Maxwell to Hopper: it has no "
+            "Blackwell kernels). A Blackwell GPU on a driver older than 580 has no "
+            "2.12 wheel: update the driver, or stay on torch 2.11's cu128 wheel",
         ),
         Rule(
             "cuda-source-build",
@@ -198,11 +213,17 @@ JIT_APIS = {
 }
 FUNCOL = {
     "all_reduce": "funcol.all_reduce(t, 'sum', group)",
-    "broadcast": "funcol.broadcast(t, src, group)",
+    "broadcast": "funcol.all_reduce(t * (dist.get_rank() == src), 'sum', group)",
     "all_gather": "funcol.all_gather_tensor_autograd(t, 0, group) (one tensor: the "
     "list concatenated along dim 0)",
     "reduce_scatter": "funcol.reduce_scatter_tensor_autograd(t, 'sum', 0, group)",
     "all_to_all_single": "funcol.all_to_all_single_autograd(t, None, None, group)",
+}
+FUNCOL_NOTES = {  # where the obvious replacement is wrong
+    "broadcast": "it keeps the gradients of dist.nn's broadcast (their sum at src, "
+    "zero elsewhere; t must be finite). 2.12's funcol.broadcast has no autograd "
+    "kernel: backward warns and gives each rank its own gradient, so use "
+    "funcol.broadcast(t, src, group) only where no gradient flows",
 }
 DIST_NN_OPS = {*FUNCOL, "all_to_all", "gather", "scatter", "reduce"}
 NAME_RULES = {  # exact dotted name -> (rule, API key)
@@ -499,6 +520,20 @@ def jit_fix(key: str, path: str, decorator: bool) -> str:
     return JIT_FIXES["script@" if decorator and key == "script" else key]
 
 
+def dist_nn_fix(op: str) -> str:
+    """The fix for one torch.distributed.nn collective."""
+    if op not in FUNCOL:
+        return (
+            "no compilable equivalent: keep the call outside the compiled region "
+            "(torch.compiler.disable)"
+        )
+    fix = (
+        f"use {FUNCOL[op]} (funcol: torch.distributed._functional_collectives), "
+        "which compiles"
+    )
+    return f"{fix}; {FUNCOL_NOTES[op]}" if op in FUNCOL_NOTES else fix
+
+
 def python_findings(module: Module, path: str, emit, pending) -> dict:
     """Apply the rules to a collected module. `emit(unit, node, rule, detail,
     fix)` reports; `pending` gets port findings that need torchrun evidence.
@@ -529,13 +564,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                 if rule == "torchscript":
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
-                    fix = (
-                        f"use {FUNCOL[key]} (funcol: torch.distributed."
-                        "_functional_collectives), which compiles"
-                        if key in FUNCOL
-                        else "no compilable equivalent: keep the call outside "
-                        "the compiled region (torch.compiler.disable)"
-                    )
+                    fix = dist_nn_fix(key)
                 emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
         if name in COMPILE_DISABLERS or name.startswith("torch._dynamo.config.disable"):

@@ -1,29 +1,25 @@
-# Wrong: averaged the rank's own tensor instead of reducing over the group
+# Wrong: took the mean of the local tensor only, with no collective
 mean_script = """
-import json
-import os
-
 import torch
-import torch.distributed as dist
+import torch.distributed._functional_collectives as funcol
+from join import finish, group, rank
 
-dist.init_process_group("gloo")
-group = dist.group.WORLD
-lib = torch.library.Library("course", "DEF")
-lib.define("group_mean(Tensor x, Any group) -> Tensor")
 
-@torch.library.impl(lib, "group_mean", "CompositeExplicitAutograd")
+@torch.library.custom_op(
+    "course::group_mean", mutates_args=(), schema="(Tensor x, Any group) -> Tensor"
+)
 def group_mean(x, group):
     return x.mean().expand_as(x).clone()
 
-@torch.library.register_fake("course::group_mean", lib=lib)
+
+@group_mean.register_fake
 def _(x, group):
     return torch.empty_like(x)
 
-x = torch.full((4,), dist.get_rank() + 1.0)
-eager = torch.ops.course.group_mean(x, group)
-mean_op = lambda t: torch.ops.course.group_mean(t, group)
-step = torch.compile(mean_op, fullgraph=True, backend="eager")
-result = {"pid": os.getpid(), "eager": eager.tolist(), "compiled": step(x).tolist()}
-open(f"mean_rank{dist.get_rank()}.json", "w").write(json.dumps(result))
-dist.destroy_process_group()
+
+x = torch.full((4,), rank + 1.0)
+eager = group_mean(x, group)
+mean_of = torch.compile(lambda t: group_mean(t, group), fullgraph=True, backend="eager")
+finish("mean", {"eager": eager.tolist(), "compiled": mean_of(x).tolist(),
+                "x after": x.tolist()})
 """

@@ -1,0 +1,27 @@
+# Wrong: divided the caller's tensor in place after a correct sum
+mean_script = """
+import torch
+import torch.distributed._functional_collectives as funcol
+from join import finish, group, rank
+
+
+@torch.library.custom_op(
+    "course::group_mean", mutates_args=(), schema="(Tensor x, Any group) -> Tensor"
+)
+def group_mean(x, group):
+    total = funcol.wait_tensor(funcol.all_reduce(x, "sum", group))
+    x.div_(group.size())
+    return total / group.size()
+
+
+@group_mean.register_fake
+def _(x, group):
+    return torch.empty_like(x)
+
+
+x = torch.full((4,), rank + 1.0)
+eager = group_mean(x, group)
+mean_of = torch.compile(lambda t: group_mean(t, group), fullgraph=True, backend="eager")
+finish("mean", {"eager": eager.tolist(), "compiled": mean_of(x).tolist(),
+                "x after": x.tolist()})
+"""

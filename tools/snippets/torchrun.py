@@ -1,0 +1,98 @@
+# Launch helper of the distributed lessons: run a worker script under torchrun.
+# Source: tools/snippets/torchrun.py; `make stamp` copies it here.
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# Worker scripts, their results and torchrun's logs go here; removed at the end.
+workdir = tempfile.TemporaryDirectory(prefix="course-distributed-")
+work = Path(workdir.name)
+worker_pids: list[int] = []
+
+# Every worker script starts with `from join import ...`: this module joins the job.
+JOIN = """
+import json
+import os
+
+import torch
+import torch.distributed as dist
+
+rank, local_rank = int(os.environ["RANK"]), int(os.environ["LOCAL_RANK"])
+accelerator = torch.accelerator.current_accelerator(check_available=True)
+enough = torch.accelerator.device_count() >= int(os.environ["LOCAL_WORLD_SIZE"])
+device = torch.device("cpu")
+if accelerator is not None and enough:  # one accelerator per process
+    device = torch.device(accelerator.type, local_rank)
+    torch.accelerator.set_device_index(local_rank)
+backend = dist.get_default_backend_for_device(device)  # gloo, nccl or xccl
+dist.init_process_group(backend, device_id=None if device.type == "cpu" else device)
+group = dist.group.WORLD
+
+
+def finish(name, result):
+    \"\"\"Leave the job with every rank, then write this rank's results as JSON.\"\"\"
+    dist.barrier()
+    dist.destroy_process_group()
+    with open(f"{name}_rank{rank}.json", "w") as out:
+        json.dump({"pid": os.getpid(), "device": str(device), **result}, out)
+"""
+(work / "join.py").write_text(JOIN.lstrip())
+
+
+def torchrun(
+    script: str,
+    *script_args: str,
+    options: tuple[str, ...] = (),
+    env: dict | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess:
+    """Run `script` in `work` with 2 processes under torchrun; stop it after `timeout`.
+
+    `sys.executable -m torch.distributed.run` is this kernel's torchrun, so the workers
+    use this kernel's torch. On a timeout torchrun gets SIGTERM, which it forwards to
+    its workers; `--shutdown-timeout 5` bounds how long it waits before killing them.
+    """
+    launch = ["-m", "torch.distributed.run", "--nproc-per-node", "2"]
+    command = [sys.executable, *launch, "--shutdown-timeout", "5", *options, script]
+    job = subprocess.Popen(
+        [*command, *script_args],
+        cwd=work,
+        # TMPDIR: torchrun's log folders go into `work` too, and are removed with it.
+        env={**os.environ, "OMP_NUM_THREADS": "1", "TMPDIR": str(work), **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        output, _ = job.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired as expired:
+        job.terminate()
+        output, _ = job.communicate(timeout=30)
+        message = f"{script} ran past {timeout} s and was stopped; output:\n"
+        raise TimeoutError(message + output[-3000:]) from expired
+    return subprocess.CompletedProcess(command, job.returncode, output)
+
+
+def rank_results(prefix: str, world_size: int = 2) -> list[dict]:
+    """The JSON file each rank wrote as `work/<prefix>_rank<r>.json`, in rank order."""
+    results = [
+        json.loads((work / f"{prefix}_rank{rank}.json").read_text())
+        for rank in range(world_size)
+    ]
+    worker_pids.extend(result["pid"] for result in results if "pid" in result)
+    return results
+
+
+def workers_still_running() -> list[int]:
+    """The pids of the workers seen by `rank_results` that are still alive."""
+    running = []
+    for pid in worker_pids:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        running.append(pid)
+    return running

@@ -14,7 +14,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tools import conventions, workshop
+from tools import conventions, lesson_size, workshop
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 GUIDE = f"""# Workshop
@@ -294,9 +294,13 @@ def test_measured_seconds_take_the_median_of_passing_records(tmp_path: Path) -> 
 
 
 def test_the_timing_rule() -> None:
-    assert workshop.teaching_minutes(words=1300, seconds=30) == 15  # 10 + 1 -> 15
-    assert workshop.teaching_minutes(words=2600, seconds=0) == 20  # exactly 20 stays 20
-    assert workshop.teaching_minutes(words=0, seconds=0) == 5  # never less than one block
+    size = lesson_size.LessonSize(path=Path("x.ipynb"), words=1300, visible_code=0, run_seconds=30)
+    assert size.teaching_minutes == 15  # 10 + 0.5 -> 15
+    size = lesson_size.LessonSize(path=Path("x.ipynb"), words=1300, visible_code=150, run_seconds=60)
+    assert size.teaching_minutes == 25  # 10 + 10 + 1 -> 25
+    size = lesson_size.LessonSize(path=Path("x.ipynb"), words=0, visible_code=30, typed_code=30)
+    assert size.teaching_minutes == 15  # 2 read + 10 typed -> 15
+    assert lesson_size.LessonSize(path=Path("x.ipynb")).teaching_minutes == 5  # never less than one block
 
 
 def test_timings_are_computed_and_written_to_metadata_and_header(track_course: Path) -> None:
@@ -304,9 +308,9 @@ def test_timings_are_computed_and_written_to_metadata_and_header(track_course: P
     record(runs, "eigh.json", f"{workshop.EIGH}.ipynb", 90)
     found = {t.entry: t for t in workshop.timings([runs], track_course)}
     eigh = found[workshop.EIGH]
-    notebook = read_notebook(track_course / f"{workshop.EIGH}.ipynb")
-    assert eigh.words == workshop.lesson_words(notebook) > 0
-    assert eigh.teaching == workshop.teaching_minutes(eigh.words, 90) and eigh.exercises == 25
+    size = lesson_size.measure(track_course / f"{workshop.EIGH}.ipynb", run_seconds=90)
+    assert eigh.words == size.words and eigh.code_lines == size.visible_code > 0
+    assert eigh.teaching == size.teaching_minutes and eigh.exercises == 25
     assert found[workshop.KYA].teaching is None, "a lesson without a record keeps its minutes"
     assert workshop.write_timing(track_course, eigh)
     written = read_notebook(track_course / f"{workshop.EIGH}.ipynb")
@@ -316,12 +320,6 @@ def test_timings_are_computed_and_written_to_metadata_and_header(track_course: P
     assert f"**Time**: {eigh.teaching} minutes of teaching" in cell_source(written["cells"][0]) or \
         "minutes of teaching" not in cell_source(written["cells"][0])
     assert not workshop.write_timing(track_course, found[workshop.KYA])
-
-
-def test_lesson_words_leave_out_setup_and_exercises(good_notebook: dict[str, Any]) -> None:
-    words = workshop.lesson_words(good_notebook)
-    lesson_only = len(cell_source(good_notebook["cells"][0]).split()) + len("assert 1 + 1 == 2".split())
-    assert words == lesson_only
 
 
 # ---- Colab runtimes ------------------------------------------------------------------------------------------------

@@ -16,10 +16,9 @@
 Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
 rooms and objectives below, so the tracks and the index follow the book as it changes.
 
-The timing rule (TIMING_RULE below): a lesson's teaching minutes are its words read aloud at SPEAKING_WPM words a
-minute (the markdown and code of the lesson cells: not the setup or other stamped cells, not the exercises) plus
-its measured execution time times LIVE_FACTOR (run live, cell by cell, on laptops slower than CI), rounded up to
-5 minutes. Its exercise minutes are the sum of `course.exercises[*].minutes`.
+The timing rule is tools/lesson_size.py's (TIMING there): prose at a speaking rate, code read aloud and code typed
+live counted apart, plus the cold-cache run time from the run records; `timings` applies it and `--write` records it.
+Exercise minutes are the sum of `course.exercises[*].minutes`.
 """
 
 from __future__ import annotations
@@ -28,13 +27,13 @@ import argparse
 import copy
 import dataclasses
 import json
-import math
 import re
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
+from tools import lesson_size
 from tools.course import (
     EXERCISE,
     EXERCISE_LABEL,
@@ -62,12 +61,8 @@ END = "<!-- END GENERATED: {name} -->"
 STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
 LEVELS = ("easy", "medium", "hard")
 
-# ---- the timing rule ------------------------------------------------------------------------------------------------
-SPEAKING_WPM = 130  # words a minute, explained aloud (a presentation's speaking rate)
-LIVE_FACTOR = 2  # a room runs each cell live, on laptops about half as fast as the CI machine
-ROUND_TO = 5
-TIMING_RULE = (f"teaching minutes = words of the lesson cells / {SPEAKING_WPM} + {LIVE_FACTOR} x measured "
-               f"execution minutes, rounded up to {ROUND_TO}; exercise minutes = the sum of course.exercises")
+# ---- the timing rule (tools/lesson_size.py) --------------------------------------------------------------------------
+TIMING_RULE = lesson_size.TIMING
 TIME_LINE = re.compile(r"\*\*Time\*\*: \d+ minutes of teaching")
 
 # ---- rooms, objectives and tracks -----------------------------------------------------------------------------------
@@ -506,21 +501,6 @@ def write_pages(root: Path = ROOT) -> list[Path]:
 
 # ---- timings from measurement ---------------------------------------------------------------------------------------
 
-def lesson_words(notebook: dict[str, Any]) -> int:
-    """Words a lesson reads aloud: its markdown and code cells, without the stamped cells and the exercises (the
-    task, the solution and the check after it count as exercise time)."""
-    cells = notebook["cells"]
-    checks = {i + 1 for i, cell in enumerate(cells) if "solution" in cell_tags(cell)}
-    words = 0
-    for index, cell in enumerate(cells):
-        tags, source = cell_tags(cell), cell_source(cell)
-        if any(tag.startswith("stamp:") for tag in tags) or "solution" in tags or index in checks \
-                or EXERCISE.search(source):
-            continue
-        words += len(source.split())
-    return words
-
-
 def measured_seconds(paths: list[Path], root: Path = ROOT) -> dict[str, float]:
     """Execution seconds per notebook (path relative to the repository), the median of the passing records found
     in the given JSON files and folders (searched recursively)."""
@@ -547,15 +527,11 @@ def measured_seconds(paths: list[Path], root: Path = ROOT) -> dict[str, float]:
     return {name: statistics.median(values) for name, values in seen.items()}
 
 
-def teaching_minutes(words: int, seconds: float) -> int:
-    raw = words / SPEAKING_WPM + LIVE_FACTOR * seconds / 60
-    return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
-
-
 @dataclasses.dataclass(frozen=True)
 class Timing:
     entry: str
     words: int
+    code_lines: int
     seconds: float | None
     teaching: int | None  # None where no record was found
     exercises: int
@@ -569,10 +545,11 @@ def timings(records: list[Path], root: Path = ROOT) -> list[Timing]:
         lesson, notebook = read_lesson(root, entry)
         listed = exercise_metadata(notebook, root / f"{entry}.ipynb")
         measured = seconds.get(f"{entry}.ipynb")
-        words = lesson_words(notebook)
-        teaching = teaching_minutes(words, measured) if measured is not None else None
+        size = lesson_size.measure(root / f"{entry}.ipynb", run_seconds=measured or 0.0)
+        teaching = size.teaching_minutes if measured is not None else None
         exercise_minutes = sum(e["minutes"] for e in listed) if listed else lesson.exercises
-        found.append(Timing(entry, words, measured, teaching, exercise_minutes, (lesson.teaching, lesson.exercises)))
+        found.append(Timing(entry, size.words, size.visible_code, measured, teaching, exercise_minutes,
+                            (lesson.teaching, lesson.exercises)))
     return found
 
 
@@ -585,7 +562,8 @@ def write_timing(root: Path, timing: Timing) -> bool:
     course = notebook["metadata"]["course"]
     before = copy.deepcopy(notebook)
     course["minutes"] = {"exercises": timing.exercises, "teaching": timing.teaching}
-    course["timing"] = {"words": timing.words, "seconds": round(timing.seconds or 0.0, 1), "rule": TIMING_RULE}
+    course["timing"] = {"words": timing.words, "code_lines": timing.code_lines,
+                        "seconds": round(timing.seconds or 0.0, 1), "rule": TIMING_RULE}
     header = notebook["cells"][0]
     text = cell_source(header)
     if TIME_LINE.search(text):
@@ -664,11 +642,11 @@ def write_student_notebooks(out: Path, root: Path = ROOT) -> list[Path]:
 
 def print_timings(found: list[Timing]) -> None:
     print(f"Rule: {TIMING_RULE}.")
-    print(f"{'lesson':62} {'words':>6} {'seconds':>8} {'teaching':>8} {'exercises':>9}  (now)")
+    print(f"{'lesson':62} {'words':>6} {'code':>5} {'seconds':>8} {'teaching':>8} {'exercises':>9}  (now)")
     for t in found:
         seconds = f"{t.seconds:.1f}" if t.seconds is not None else "no run"
         teaching = str(t.teaching) if t.teaching is not None else "-"
-        print(f"{t.entry:62} {t.words:>6} {seconds:>8} {teaching:>8} {t.exercises:>9}  {t.before}")
+        print(f"{t.entry:62} {t.words:>6} {t.code_lines:>5} {seconds:>8} {teaching:>8} {t.exercises:>9}  {t.before}")
 
 
 def main(argv: list[str] | None = None) -> int:

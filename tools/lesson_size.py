@@ -1,0 +1,218 @@
+"""How big each lesson is, by the measures a room can keep, and whether it stays within the course's limits.
+
+    python -m tools.lesson_size                 a table of every lesson: words, visible and hidden code lines,
+                                                PR references in the body, version branches, minutes
+    python -m tools.lesson_size NOTEBOOK ...    only these notebooks
+    python -m tools.lesson_size --check         exit 1 when a lesson is over a limit (or over its ceiling, below)
+
+What counts (GUIDE.md, "Size"): the *teaching cells* of a lesson are its cells except
+- the header (the first cell: title, objectives, prerequisites, time, runs on);
+- stamped cells (tag `stamp:*`: the setup, helpers, the quiz);
+- each exercise: its task (the `{exercise}` directive), its solution (tag `solution`) and its check (the code cell
+  after the solution);
+- the closing sections: a heading named Summary, Sources, Further reading, Self-check quiz or Clean up, up to the
+  next heading of the same or a higher level.
+
+In the teaching cells:
+- *words*: the prose of the markdown cells, without fenced code blocks and footnote definitions (`[^name]: ...`);
+- *visible code lines*: non-blank, non-comment lines of code cells shown in the book, plus fenced code in markdown;
+- *hidden code lines*: the same, of code cells hidden in the book (`hide-input`, `remove-input`, `remove-cell`);
+- *PR references*: `#12345`, `.../pull/N` or `.../issues/N` in the prose (they belong in footnotes or Sources);
+- *version branches*: code that decides by the torch release (`torch.__version__`, a version tuple such as
+  `(2, 13)`) outside cells tagged `version-difference`;
+- `%%writefile -a`: a script assembled across cells.
+
+The timing rule (TIMING): teaching minutes = words / 130 (speaking) + visible code lines / 15 (read aloud, about 4 s
+a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run time, rounded up to 5 minutes.
+Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
+
+# ---- limits (GUIDE.md, "Size") ---------------------------------------------------------------------------------------
+MAX_WORDS = 1200
+MAX_VISIBLE_CODE = 150
+MAX_HIDDEN_CODE = 60
+MAX_TEACHING_MINUTES = 30
+
+# ---- the timing rule -------------------------------------------------------------------------------------------------
+SPEAKING_WPM = 130  # prose explained aloud
+CODE_LINES_PER_MINUTE = 15  # code read aloud and explained, about 4 s a line
+TYPED_LINES_PER_MINUTE = 3  # code typed live by the room (cells tagged `typed-live`)
+ROUND_TO = 5
+FLOOR_MINUTES = {"easy": 5, "medium": 10, "hard": 15}  # the least time a room needs per exercise, by level
+TIMING = (f"teaching minutes = words / {SPEAKING_WPM} + visible code lines / {CODE_LINES_PER_MINUTE} + lines typed "
+          f"live / {TYPED_LINES_PER_MINUTE} + cold-cache run minutes, rounded up to {ROUND_TO}; exercise minutes at "
+          f"least {', '.join(f'{m} ({level})' for level, m in FLOOR_MINUTES.items())} per exercise")
+
+CLOSING = re.compile(r"^(#{1,6})\s+(summary|sources|further reading|self-check quiz|clean up)\b", re.IGNORECASE)
+HEADING = re.compile(r"^(#{1,6})\s+\S", re.MULTILINE)
+FENCE = re.compile(r"^(```|~~~).*?^\1[ \t]*$", re.MULTILINE | re.DOTALL)
+FOOTNOTE = re.compile(r"^\[\^[^\]]+\]:.*$", re.MULTILINE)
+PR_REFERENCE = re.compile(r"(?<!&)#\d{4,}\b|/pull/\d+|/issues/\d+")
+VERSION_BRANCH = re.compile(r"__version__|\(\s*2\s*,\s*1\d\s*\)|TorchVersion|version\.parse")
+DECIDES = re.compile(r"^\s*(if|elif|while|assert)\b|\bif\b.*\belse\b|[<>]=?|==|!=")
+HIDDEN = {"hide-input", "remove-input", "remove-cell"}
+VERSION_TAG = "version-difference"
+TYPED_TAG = "typed-live"
+
+
+@dataclasses.dataclass
+class LessonSize:
+    path: Path
+    words: int = 0
+    visible_code: int = 0
+    hidden_code: int = 0
+    typed_code: int = 0
+    pr_references: int = 0
+    version_branches: int = 0
+    appended_scripts: int = 0
+    run_seconds: float = 0.0
+
+    @property
+    def teaching_minutes(self) -> int:
+        raw = (self.words / SPEAKING_WPM + self.visible_code / CODE_LINES_PER_MINUTE
+               + self.typed_code / TYPED_LINES_PER_MINUTE + self.run_seconds / 60)
+        return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
+
+    def problems(self) -> list[str]:
+        found = []
+        if self.words > MAX_WORDS:
+            found.append(f"{self.words} words of prose (limit {MAX_WORDS})")
+        if self.visible_code > MAX_VISIBLE_CODE:
+            found.append(f"{self.visible_code} visible code lines (limit {MAX_VISIBLE_CODE})")
+        if self.hidden_code > MAX_HIDDEN_CODE:
+            found.append(f"{self.hidden_code} hidden code lines outside stamped cells (limit {MAX_HIDDEN_CODE})")
+        if self.pr_references:
+            found.append(f"{self.pr_references} PR or issue number(s) in the body: move them to footnotes or Sources")
+        if self.version_branches:
+            found.append(f"{self.version_branches} version branch(es) outside cells tagged '{VERSION_TAG}'")
+        if self.appended_scripts:
+            found.append(f"{self.appended_scripts} '%%writefile -a' cell(s): show each script whole, in one cell")
+        if self.teaching_minutes > MAX_TEACHING_MINUTES:
+            found.append(f"{self.teaching_minutes} teaching minutes by the timing rule (limit {MAX_TEACHING_MINUTES})")
+        return found
+
+
+def code_lines(source: str) -> int:
+    """Non-blank lines that are not comments (a cell magic such as %%writefile counts: the reader sees it)."""
+    return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def teaching_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
+    """The cells a lesson teaches with (module docstring): no header, stamps, exercises or closing sections."""
+    cells = notebook["cells"]
+    skipped: set[int] = {0}
+    closing_level: int | None = None
+    for index, cell in enumerate(cells):
+        source, tags = cell_source(cell), cell_tags(cell)
+        if cell["cell_type"] == "markdown":
+            for line in source.splitlines():
+                heading = HEADING.match(line)
+                if heading is None:
+                    continue
+                level = len(heading.group(1))
+                if closing_level is not None and level <= closing_level:
+                    closing_level = None
+                closed = CLOSING.match(line)
+                if closed:
+                    closing_level = len(closed.group(1))
+        if closing_level is not None:
+            skipped.add(index)
+        if any(tag.startswith("stamp:") for tag in tags) or "```{exercise}" in source:
+            skipped.add(index)
+        if "solution" in tags:
+            skipped.add(index)
+            following = next((i for i in range(index + 1, len(cells)) if cells[i]["cell_type"] == "code"), None)
+            if following is not None:
+                skipped.add(following)
+    return [cell for index, cell in enumerate(cells) if index not in skipped]
+
+
+def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
+    """The size of one lesson; the run time comes from `course.timing.seconds` unless given."""
+    notebook = read_notebook(path)
+    course = notebook.get("metadata", {}).get("course", {})
+    if run_seconds is None:
+        timing = course.get("timing", {}) if isinstance(course, dict) else {}
+        run_seconds = float(timing.get("seconds", 0.0)) if isinstance(timing, dict) else 0.0
+    size = LessonSize(path=path, run_seconds=run_seconds)
+    for cell in notebook["cells"]:
+        if "%%writefile -a" in cell_source(cell) or "%%writefile --append" in cell_source(cell):
+            size.appended_scripts += 1
+    for cell in teaching_cells(notebook):
+        source, tags = cell_source(cell), set(cell_tags(cell))
+        if cell["cell_type"] == "markdown":
+            prose = FOOTNOTE.sub("", FENCE.sub("", source))
+            size.words += len(prose.split())
+            size.visible_code += sum(code_lines(m.group(0)) - 2 for m in FENCE.finditer(source))
+            size.pr_references += len(PR_REFERENCE.findall(prose))
+        elif cell["cell_type"] == "code":
+            lines = code_lines(source)
+            if tags & HIDDEN:
+                size.hidden_code += lines
+            else:
+                size.visible_code += lines
+            if TYPED_TAG in tags:
+                size.typed_code += lines
+            if VERSION_TAG not in tags:
+                size.version_branches += sum(
+                    1 for line in source.splitlines()
+                    if VERSION_BRANCH.search(line.split("#")[0]) and DECIDES.search(line.split("#")[0]))
+    return size
+
+
+def exercise_floor_problems(path: Path) -> list[str]:
+    """Exercises whose minutes (course.exercises) are below the floor of their level."""
+    course = read_notebook(path).get("metadata", {}).get("course", {})
+    found = []
+    for exercise in course.get("exercises", []) if isinstance(course, dict) else []:
+        floor = FLOOR_MINUTES.get(str(exercise.get("level")))
+        if floor is not None and exercise.get("minutes", 0) < floor:
+            found.append(f"exercise {exercise.get('label')}: {exercise.get('minutes')} minutes, below the "
+                         f"{floor}-minute floor of a {exercise.get('level')} exercise")
+    return found
+
+
+def table(sizes: list[LessonSize], root: Path = ROOT) -> list[str]:
+    rows = [f"{'words':>6} {'code':>5} {'hidden':>6} {'PRs':>4} {'vers':>4} {'-a':>3} {'min':>4}  lesson"]
+    for s in sizes:
+        mark = "  OVER" if s.problems() else ""
+        rows.append(f"{s.words:>6} {s.visible_code:>5} {s.hidden_code:>6} {s.pr_references:>4} "
+                    f"{s.version_branches:>4} {s.appended_scripts:>3} {s.teaching_minutes:>4}  "
+                    f"{s.path.relative_to(root).as_posix()}{mark}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: every lesson)")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a lesson is over a limit")
+    args = parser.parse_args(argv)
+    try:
+        paths = [p.resolve() for p in args.notebooks] or notebook_paths()
+        sizes = [measure(path) for path in paths]
+    except CourseError as error:
+        print(f"lesson_size: {error}", file=sys.stderr)
+        return 2
+    for row in table(sizes):
+        print(row)
+    over = [(s, s.problems() + exercise_floor_problems(s.path)) for s in sizes]
+    over = [(s, found) for s, found in over if found]
+    for size, found in over:
+        print(f"{size.path.relative_to(ROOT).as_posix()}: " + "; ".join(found))
+    return 1 if args.check and over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

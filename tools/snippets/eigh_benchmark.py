@@ -23,36 +23,41 @@ def eigh_benchmark_sizes(device: torch.device) -> tuple[list[int], list[int]]:
     return [8, 32, 64], [1, 16, 256, 2048]
 
 
-def benchmark_eigh(
-    device: torch.device, timer, sizes: list[int], batches: list[int]
-) -> list[dict]:
-    """Median seconds of batched eigh, a loop and the peer library, per size."""
-    peer = None
+def eigh_implementations(device: torch.device) -> dict[str, tuple]:
+    """What the benchmark times on this device: name -> (function, input conversion).
+
+    The peer library is NumPy on the CPU and CuPy on CUDA where it is installed.
+    """
+    found = {
+        "torch batched": (torch.linalg.eigh, lambda t: t),
+        "torch loop": (eigh_one_by_one, lambda t: t),
+    }
     if device.type == "cpu":
-        peer = ("numpy batched", np.linalg.eigh, lambda t: t.numpy())
+        found["numpy batched"] = (np.linalg.eigh, lambda t: t.numpy())
     elif device.type == "cuda" and importlib.util.find_spec("cupy") is not None:
         import cupy
 
-        peer = ("cupy batched", cupy.linalg.eigh, cupy.asarray)
+        found["cupy batched"] = (cupy.linalg.eigh, cupy.asarray)
+    return found
+
+
+def benchmark_eigh(
+    device: torch.device, timer, sizes: list[int], batches: list[int]
+) -> list[dict]:
+    """Median seconds of each implementation, per matrix size and batch."""
+    implementations = eigh_implementations(device)
     rows = []
     for n in sizes:
         for batch in batches:
             matrices = random_symmetric(batch, n, device)
-            timings = {
-                "torch batched": timer(torch.linalg.eigh, matrices),
-                "torch loop": timer(eigh_one_by_one, matrices),
-            }
-            if peer is not None:
-                name, peer_eigh, convert = peer
-                timings[name] = timer(peer_eigh, convert(matrices))
-            for impl, seconds in timings.items():
+            for impl, (fn, convert) in implementations.items():
                 rows.append(
                     {
                         "impl": impl,
                         "n": n,
                         "batch": batch,
                         "dtype": "float32",
-                        "seconds": seconds,
+                        "seconds": timer(fn, convert(matrices)),
                     }
                 )
     return rows

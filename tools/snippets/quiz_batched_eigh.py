@@ -43,8 +43,9 @@ QUIZ = """
    b) complex64 batches, whose eigenvectors can come back non-orthonormal
    c) Any batch of 3 × 3 matrices
    answer: b
-   why: pytorch/pytorch#192483 reports it for cuSOLVER's complex64 Jacobi path;
-      decompose in complex128 (or on the CPU) and check the result.
+   why: pytorch/pytorch#192483 reports it for complex64 `eigh` on CUDA, which 2.12
+      sends to cuSOLVER's batched solver; decompose in complex128 (or on the CPU)
+      and check the result.
 """
 
 

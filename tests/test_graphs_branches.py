@@ -4,7 +4,7 @@
   here after the setup cell with torch's answers and the driver library replaced, to simulate builds and drivers.
 - accelerator-graph's exercise check must reject the same wrong answers where a real graph is captured as where
   the CPU stand-in is used: the check runs here with `graph_api` and `capture` as on a GPU.
-- accelerator-graph names Inductor's kernels on every backend: its pattern is tried on code in the form each
+- launch-overhead names Inductor's kernels on every backend: its pattern is tried on code in the form each
   backend generates, the MPS form read from the installed torch's Metal code generator.
 """
 
@@ -27,6 +27,7 @@ from tools.workshop import STUB
 GRAPHS = ROOT / "notebooks" / "graphs"
 COND = GRAPHS / "cond-in-graphs.ipynb"
 ACCELERATOR_GRAPH = GRAPHS / "accelerator-graph.ipynb"
+LAUNCH_OVERHEAD = GRAPHS / "launch-overhead.ipynb"
 WRONG_ANSWERS = sorted((ROOT / "tests" / "exercises" / "accelerator-graph-replayable").glob("wrong_*.py"))
 
 
@@ -184,12 +185,12 @@ def test_the_review_s_wrong_answers_are_among_those_proven() -> None:
     assert {"wrong_eager_fallback", "wrong_captures_every_call"} <= {path.stem for path in WRONG_ANSWERS}
 
 
-# --- accelerator-graph: kernel names on every backend -------------------------------------------------------
+# --- launch-overhead: kernel names on every backend -------------------------------------------------------
 
 
 def kernel_names() -> Callable[[str], set[str]]:
     namespace: dict[str, Any] = {"__name__": "kernel_names_under_test"}
-    exec(code_cell(ACCELERATOR_GRAPH, "def kernel_names("), namespace)
+    exec(code_cell(LAUNCH_OVERHEAD, "def kernel_names("), namespace)
     return namespace["kernel_names"]
 
 

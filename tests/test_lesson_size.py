@@ -81,11 +81,18 @@ def test_what_does_not_count_against_a_lesson(tmp_path: Path) -> None:
     assert size.version_branches == 0 and size.pr_references == 0, size
 
 
-def test_the_timing_rule_counts_the_run_and_rounds_up(tmp_path: Path) -> None:
-    path = lesson(tmp_path, md("word " * 650), code("x = 1\n" * 75), seconds=120)
-    size = lesson_size.measure(path)  # 5 + 5 + 2 = 12 minutes
-    assert size.teaching_minutes == 15
-    assert lesson_size.measure(path, run_seconds=0).teaching_minutes == 10
+def test_the_timing_rule_counts_the_run_framing_and_questions_and_rounds_up(tmp_path: Path) -> None:
+    path = lesson(tmp_path, md("word " * 650), code("x = 1\n" * 60), seconds=120)
+    size = lesson_size.measure(path)  # 5 + 4 + 2 (run) + 2 (framing) = 13 minutes
+    assert size.objectives == 0 and size.teaching_minutes == 15
+    assert lesson_size.measure(path, run_seconds=0).teaching_minutes == 15  # 11 -> 15
+    notebook_path = tmp_path / "ideas.ipynb"
+    header = md("# T\n\n**What you will learn**\n\n- one idea;\n- a second idea that\n  wraps;\n- a third.\n\n"
+                "**Prerequisites**: none.")
+    write_notebook(notebook_path, {"cells": [header, md("word " * 650)], "metadata": {}, "nbformat": 4,
+                                   "nbformat_minor": 5})
+    size = lesson_size.measure(notebook_path)  # 5 + 2 + 3 x 1.5 = 11.5 minutes
+    assert size.objectives == 3 and size.teaching_minutes == 15
 
 
 def test_a_missing_notebook_is_a_clear_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -295,11 +295,11 @@ def test_measured_seconds_take_the_median_of_passing_records(tmp_path: Path) -> 
 
 def test_the_timing_rule() -> None:
     size = lesson_size.LessonSize(path=Path("x.ipynb"), words=1300, visible_code=0, run_seconds=30)
-    assert size.teaching_minutes == 15  # 10 + 0.5 -> 15
-    size = lesson_size.LessonSize(path=Path("x.ipynb"), words=1300, visible_code=150, run_seconds=60)
-    assert size.teaching_minutes == 25  # 10 + 10 + 1 -> 25
+    assert size.teaching_minutes == 15  # 10 + 0.5 + 2 -> 15
+    size = lesson_size.LessonSize(path=Path("x.ipynb"), words=1300, visible_code=150, run_seconds=60, objectives=4)
+    assert size.teaching_minutes == 30  # 10 + 10 + 1 + 2 + 6 -> 30
     size = lesson_size.LessonSize(path=Path("x.ipynb"), words=0, visible_code=30, typed_code=30)
-    assert size.teaching_minutes == 15  # 2 read + 10 typed -> 15
+    assert size.teaching_minutes == 15  # 2 read + 10 typed + 2 -> 15
     assert lesson_size.LessonSize(path=Path("x.ipynb")).teaching_minutes == 5  # never less than one block
 
 

@@ -23,8 +23,10 @@ In the teaching cells:
 - `%%writefile -a`: a script assembled across cells.
 
 The timing rule (TIMING): teaching minutes = words / 130 (speaking) + visible code lines / 15 (read aloud, about 4 s
-a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run time, rounded up to 5 minutes.
-Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES).
+a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run time + 2 minutes for the header and
+the summary + 1.5 minutes of questions per new idea (the bullets of "What you will learn"), rounded up to 5 minutes.
+Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). GUIDE.md says how the rule compares
+with lessons timed by a careful read-through.
 """
 
 from __future__ import annotations
@@ -49,10 +51,13 @@ MAX_TEACHING_MINUTES = 30
 SPEAKING_WPM = 130  # prose explained aloud
 CODE_LINES_PER_MINUTE = 15  # code read aloud and explained, about 4 s a line
 TYPED_LINES_PER_MINUTE = 3  # code typed live by the room (cells tagged `typed-live`)
+FRAMING_MINUTES = 2  # the header and the summary, presented
+QUESTION_MINUTES_PER_IDEA = 1.5  # questions on each new idea, one per bullet of "What you will learn"
 ROUND_TO = 5
 FLOOR_MINUTES = {"easy": 5, "medium": 10, "hard": 15}  # the least time a room needs per exercise, by level
 TIMING = (f"teaching minutes = words / {SPEAKING_WPM} + visible code lines / {CODE_LINES_PER_MINUTE} + lines typed "
-          f"live / {TYPED_LINES_PER_MINUTE} + cold-cache run minutes, rounded up to {ROUND_TO}; exercise minutes at "
+          f"live / {TYPED_LINES_PER_MINUTE} + cold-cache run minutes + {FRAMING_MINUTES} (header, summary) + "
+          f"{QUESTION_MINUTES_PER_IDEA} per objective (questions), rounded up to {ROUND_TO}; exercise minutes at "
           f"least {', '.join(f'{m} ({level})' for level, m in FLOOR_MINUTES.items())} per exercise")
 
 CLOSING = re.compile(r"^(#{1,6})\s+(summary|sources|further reading|self-check quiz|clean up)\b", re.IGNORECASE)
@@ -77,12 +82,14 @@ class LessonSize:
     pr_references: int = 0
     version_branches: int = 0
     appended_scripts: int = 0
+    objectives: int = 0
     run_seconds: float = 0.0
 
     @property
     def teaching_minutes(self) -> int:
         raw = (self.words / SPEAKING_WPM + self.visible_code / CODE_LINES_PER_MINUTE
-               + self.typed_code / TYPED_LINES_PER_MINUTE + self.run_seconds / 60)
+               + self.typed_code / TYPED_LINES_PER_MINUTE + self.run_seconds / 60
+               + FRAMING_MINUTES + QUESTION_MINUTES_PER_IDEA * self.objectives)
         return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
 
     def problems(self) -> list[str]:
@@ -107,6 +114,21 @@ class LessonSize:
 def code_lines(source: str) -> int:
     """Non-blank lines that are not comments (a cell magic such as %%writefile counts: the reader sees it)."""
     return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def objectives(notebook: dict[str, Any]) -> int:
+    """The bullets under "What you will learn" in the header: the new ideas a room asks about."""
+    header = cell_source(notebook["cells"][0]) if notebook["cells"] else ""
+    _, found, rest = header.partition("What you will learn")
+    if not found:
+        return 0
+    count = 0
+    for line in rest.splitlines()[1:]:
+        if line.startswith(("- ", "* ")):
+            count += 1
+        elif line.strip() and not line.startswith(" ") and count:
+            break
+    return count
 
 
 def teaching_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
@@ -146,7 +168,7 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
     if run_seconds is None:
         timing = course.get("timing", {}) if isinstance(course, dict) else {}
         run_seconds = float(timing.get("seconds", 0.0)) if isinstance(timing, dict) else 0.0
-    size = LessonSize(path=path, run_seconds=run_seconds)
+    size = LessonSize(path=path, run_seconds=run_seconds, objectives=objectives(notebook))
     for cell in notebook["cells"]:
         if "%%writefile -a" in cell_source(cell) or "%%writefile --append" in cell_source(cell):
             size.appended_scripts += 1

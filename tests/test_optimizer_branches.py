@@ -1,4 +1,4 @@
-"""fused-adagrad's comparison cell decides by the device: bitwise equality on the CPU, closeness elsewhere.
+"""fused-adagrad's cells that decide by the device: the comparison (bitwise on the CPU, close elsewhere) and the probe.
 
 The single-tensor loop calls `param.addcdiv_(grad, std, value=-clr)`; foreach multiplies `-clr * grad` first and then
 calls `_foreach_addcdiv_` with value 1 (torch/optim/adagrad.py). The CPU addcdiv kernel multiplies by value before
@@ -81,7 +81,7 @@ def run_cells(fused_device: str, single: Callable[..., torch.Tensor], foreach: C
                                  "fused_device": torch.device(fused_device), "run_adagrad": run_adagrad,
                                  "implementations": {"single-tensor": {"foreach": False}, "foreach": {"foreach": True},
                                                      "fused": {"fused": True}}}
-    exec(code_cell("results[dtype] = {"), namespace)
+    exec(code_cell("comparison = pd.DataFrame("), namespace)
     exec(code_cell("foreach_bitwise ="), namespace)
 
 
@@ -110,3 +110,43 @@ def test_on_the_cpu_a_rounding_difference_fails() -> None:
 def test_a_foreach_that_is_off_by_more_than_rounding_fails_everywhere(device: str) -> None:
     with pytest.raises(AssertionError):
         run_cells(device, cpu_order, scaled_by(1.001))
+
+
+class NoKernelAdagrad:
+    """Adagrad as MPS and XPU answer in 2.12: fused=True is accepted, and the first step fails off the CPU."""
+
+    def __init__(self, params: Any, **kwargs: Any) -> None:
+        self.params = list(params)
+
+    def step(self) -> None:
+        if self.params[0].device.type != "cpu":
+            raise NotImplementedError("Could not run 'aten::_fused_adagrad_' with arguments from this backend")
+
+
+def run_probe(device: str, monkeypatch: pytest.MonkeyPatch) -> tuple[torch.device, list[str]]:
+    """The notebook's probe cell on `device`, with torch.optim.Adagrad answering as NoKernelAdagrad."""
+    monkeypatch.setattr(torch.optim, "Adagrad", NoKernelAdagrad)
+    skipped: list[str] = []
+    namespace: dict[str, Any] = {"__name__": "fused_adagrad_probe", "torch": torch, "device": torch.device(device),
+                                 "skip": skipped.append}
+    exec(code_cell("def fused_adagrad_runs_on("), namespace)
+    return namespace["fused_device"], skipped
+
+
+def test_a_device_without_the_kernel_falls_back_to_the_cpu_and_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    fused_device, skipped = run_probe("meta", monkeypatch)  # stands in for mps or xpu
+    assert fused_device == torch.device("cpu")
+    assert len(skipped) == 1 and "no fused Adagrad kernel for meta" in skipped[0]
+
+
+def test_the_cpu_keeps_its_own_kernel_without_a_skip(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert run_probe("cpu", monkeypatch) == (torch.device("cpu"), [])
+
+
+def test_a_torch_without_the_cpu_kernel_fails_the_probe_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_kernel_anywhere(self: NoKernelAdagrad) -> None:
+        raise RuntimeError("no fused Adagrad kernel")
+
+    monkeypatch.setattr(NoKernelAdagrad, "step", no_kernel_anywhere)
+    with pytest.raises(AssertionError, match=r"the CPU has had one since 2\.4"):
+        run_probe("cpu", monkeypatch)

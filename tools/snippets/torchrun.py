@@ -86,6 +86,15 @@ def rank_results(prefix: str, world_size: int = 2) -> list[dict]:
     return results
 
 
+def job_failure(job: subprocess.CompletedProcess) -> str:
+    """Why a job failed: the ranks' error lines first, then the end of the output."""
+    lines = job.stdout.splitlines()
+    errors = [line for line in lines if line.startswith("[rank") and "Error" in line]
+    shown = list(dict.fromkeys(errors))[:8]
+    tail = ["the end of the output:", *lines[-15:]]
+    return "\n".join(["the workers' errors:", *shown, *tail])
+
+
 def workers_still_running() -> list[int]:
     """The pids of the workers seen by `rank_results` that are still alive."""
     running = []

@@ -2,7 +2,7 @@
 mean_script = """
 import torch
 import torch.distributed._functional_collectives as funcol
-from join import finish, group, rank
+from join import device, finish, group, rank
 
 
 @torch.library.custom_op(
@@ -18,7 +18,7 @@ def _(x, group):
     return torch.empty_like(x)
 
 
-x = torch.full((4,), rank + 1.0)
+x = torch.full((4,), rank + 1.0, device=device)
 eager = group_mean(x, group)
 mean_of = torch.compile(lambda t: group_mean(t, group), fullgraph=True, backend="eager")
 finish("mean", {"eager": eager.tolist(), "compiled": mean_of(x).tolist(),

@@ -29,6 +29,7 @@ CUDA = NOTEBOOKS / "platforms" / "cuda.ipynb"
 MPS = NOTEBOOKS / "platforms" / "mps.ipynb"
 EIGH = NOTEBOOKS / "batched-eigh" / "batched-eigh.ipynb"
 KYA = NOTEBOOKS / "getting-started" / "know-your-accelerator.ipynb"
+PREFLIGHT = NOTEBOOKS / "workshop" / "preflight.ipynb"
 
 
 def cell_with(path: Path, marker: str) -> str:
@@ -319,9 +320,10 @@ def probe_rows(monkeypatch: pytest.MonkeyPatch, platform: str) -> dict[str, str]
         "torch": torch, "version": (2, 12), "device": torch.device(device_type), "platform_name": platform,
         "is_nvidia": platform == "cuda", "driver": (13, 2) if platform == "cuda" else (0,),
         "driver_text": "13.2", "build_cuda": (13, 2), "green_in_cpp": True, "annotations_kwarg": True,
+        "rocm_fma": False,
     }
     exec(cell_with(KYA, "def status("), namespace)
-    exec(cell_with(KYA, '"green contexts with workqueue limits"'), namespace)
+    exec(cell_with(KYA, '"XPU: memory clock and bus width"'), namespace)
     return {feature: state for feature, state, _ in namespace["rows"]}
 
 
@@ -340,3 +342,75 @@ def test_status_keeps_native_for_what_ran() -> None:
     assert status(True, True) == "has the API"
     assert status(False, True, ran=True) == "CPU path"
     assert status(False, False) == "not here"
+
+
+# ---- know-your-accelerator: the FMA row reads Inductor's addcdiv lowering ---------------------------------------
+
+LOWERING_212 = '''
+def addcdiv(self, tensor1, tensor2, *, value=1):
+    use_fma = dtype.is_floating_point and not torch.version.hip and device.type in ["cuda", "xpu"]
+
+    def inner_fn(idx):
+        return None
+'''
+LOWERING_215 = LOWERING_212.replace(" and not torch.version.hip", "")
+
+
+@pytest.mark.parametrize(("source", "on_rocm"), [(LOWERING_212, False), (LOWERING_215, True), ("", False)],
+                         ids=["2.12 and 2.13: not on ROCm", "2.14.1 on: also ROCm", "no such lowering"])
+def test_the_fma_row_reads_the_lowering(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, source: str,
+                                        on_rocm: bool) -> None:
+    (tmp_path / "_inductor").mkdir()
+    (tmp_path / "_inductor" / "lowering.py").write_text(source)
+    monkeypatch.setattr(torch, "__file__", str(tmp_path / "__init__.py"))
+    namespace: dict[str, Any] = {"torch": torch}
+    exec(definitions(cell_with(KYA, "def addcdiv_fma_on_rocm(")), namespace)
+    assert namespace["addcdiv_fma_on_rocm"]() is on_rocm
+
+
+# ---- preflight: the rows, decided for machines and releases other than this one ---------------------------------
+
+@pytest.fixture()
+def preflight(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """The pre-flight's check functions, defined as on a machine whose setup cell stopped (an old torch)."""
+    module = types.ModuleType("preflight_under_test")
+    monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look their module up
+    namespace: dict[str, Any] = module.__dict__
+    exec("import platform", namespace)
+    for cell in read_notebook(PREFLIGHT)["cells"]:
+        source = cell_source(cell)
+        if cell["cell_type"] != "code" or "stamp:setup" in cell.get("metadata", {}).get("tags", []):
+            continue
+        if "CHECKS = [" in source:
+            break
+        exec(source, namespace)
+    assert namespace["here"] == torch.device("cpu")
+    return namespace
+
+
+@pytest.mark.parametrize(("text", "parts"), [
+    ("2.12.0+cu130", (2, 12, 0)), ("2.13.0.dev20260601", (2, 13, 0)), ("8.1.0rc1", (8, 1, 0)), ("3.10", (3, 10)),
+])
+def test_versions_are_read_as_numbers(preflight: dict[str, Any], text: str, parts: tuple[int, ...]) -> None:
+    assert preflight["version_tuple"](text) == parts
+
+
+def test_an_old_torch_fails_with_the_upgrade_command(preflight: dict[str, Any],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    old = preflight["check_torch"]("2.11.0")
+    assert old.status == "FAIL" and old.required and "torch>=2.12" in old.fix
+    assert preflight["check_torch"]("2.12.0").status == "ok"
+    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
+    assert preflight["check_torch"]("2.11.0").fix.startswith("%pip install"), "Colab gets the %pip line"
+
+
+def test_binder_memory_is_enough_and_one_gigabyte_is_not(preflight: dict[str, Any]) -> None:
+    gib = 2**30
+    assert preflight["check_memory"](free=int(1.7 * gib)).status == "ok", "Binder's 2 GB must be enough"
+    assert preflight["check_memory"](free=int(1.0 * gib)).status == "FAIL", "1 GB free is too little"
+
+
+def test_macos_free_memory_counts_free_inactive_and_speculative_pages(preflight: dict[str, Any]) -> None:
+    sample = ("Mach Virtual Memory Statistics: (page size of 16384 bytes)\nPages free: 1000.\n"
+              "Pages active: 5.\nPages inactive: 3000.\nPages speculative: 96.\n")
+    assert preflight["macos_free_bytes"](sample) == 4096 * 16384

@@ -115,9 +115,15 @@ def collect(paths: Sequence[Path]) -> tuple[list[Path], list[Path]]:
     return list(dict.fromkeys(notebooks)), list(dict.fromkeys(snippets))
 
 
+# A snippet that uses the names of another stamped cell says so on a line of its own.
+RUNS_AFTER = re.compile(r"^# Runs after the stamped cell `(\w+)`", re.MULTILINE)
+
+
 def _snippet_notebook(snippet: Path) -> dict:
-    """A two-cell notebook: the setup snippet, then `snippet` (alone if it is the setup)."""
-    sources = [snippet.read_text(encoding="utf-8")]
+    """The setup snippet, then the snippets that `snippet` runs after, then `snippet` (alone if it is the setup)."""
+    text = snippet.read_text(encoding="utf-8")
+    sources = [(SNIPPETS / f"{name}.py").read_text(encoding="utf-8") for name in RUNS_AFTER.findall(text)]
+    sources.append(text)
     if snippet.stem != SETUP_SNIPPET:
         sources.insert(0, (SNIPPETS / f"{SETUP_SNIPPET}.py").read_text(encoding="utf-8"))
     cells = [
@@ -149,10 +155,14 @@ def _rename(line: str, names: dict[str, str]) -> str:
     if not match or match["path"] not in names:
         return line
     real, where = names[match["path"]], match["where"]
-    if real.endswith(".py"):  # a snippet: cell_2 is the snippet itself (cell_1 is the setup)
+    if real.endswith(".py"):  # a snippet: the last cell is the snippet itself (cell_1 is the setup)
         cell, _, number = where.partition(":")
-        if cell == "cell_1" and not real.endswith(f"{SETUP_SNIPPET}.py"):
-            real = _display(SNIPPETS / f"{SETUP_SNIPPET}.py")
+        snippet = ROOT / real
+        before = RUNS_AFTER.findall(snippet.read_text(encoding="utf-8")) if snippet.is_file() else []
+        order = [SETUP_SNIPPET, *before] if not real.endswith(f"{SETUP_SNIPPET}.py") else []
+        index = int(cell.removeprefix("cell_")) - 1 if cell.startswith("cell_") else len(order)
+        if index < len(order):
+            real = _display(SNIPPETS / f"{order[index]}.py")
         where = number
     return f"{real}:{where}{line[match.end('where') :]}"
 

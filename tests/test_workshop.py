@@ -41,6 +41,7 @@ TRACK_LESSONS = {
     workshop.TORCHRUN: (30, 10, ["cuda", "rocm", "xpu", "cpu"]),
     workshop.TORCHSCRIPT: (20, 15, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     workshop.UPGRADE: (25, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
+    workshop.SCANNER: (15, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     "notebooks/platforms/cuda": (25, 25, ["cuda"]),
     "notebooks/platforms/mps": (25, 25, ["mps"]),
     "notebooks/graphs/graph-annotations": (20, 10, ["cuda"]),

@@ -73,6 +73,7 @@ KNOBS = "notebooks/optimizers-and-compiler/compile-warnings-and-knobs"
 TORCHRUN = "notebooks/distributed/torchrun-and-collectives"
 TORCHSCRIPT = "notebooks/migration/torchscript-to-export"
 UPGRADE = "notebooks/migration/upgrading-to-2-12"
+SCANNER = "notebooks/migration/upgrade-scanner"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -126,7 +127,7 @@ OBJECTIVES = (
     Objective("distributed", "start a two-process job with `torchrun` on the CPU and check its collectives",
               (TORCHRUN,)),
     Objective("migration", "run the upgrade scanner on their own project and move TorchScript code to "
-              "`torch.export`", (UPGRADE,), full_day_only=(TORCHSCRIPT,), half_day_exercise=True),
+              "`torch.export`", (UPGRADE, SCANNER), full_day_only=(TORCHSCRIPT,), half_day_exercise=True),
 )
 
 # Lessons that list no platform of a room but still run their core for real there; the schedule shows the note.

@@ -8,23 +8,27 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-CELL_TIMEOUT := 300
+# Notebooks executed at a time by `make notebooks` (tools/execute.py); README's testing section has the timings.
+JOBS ?= 2
+BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
 TAUGHT := $(shell sed -n 's/^torch==//p' constraints.txt)
 RUNS := _build/runs
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book test lint unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book book-from-run test lint unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
 	student scan clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
-	@echo "make test    lint, unit tests, every notebook under nbval, a strict book build, a browser check"
+	@echo "make test    lint, unit tests, a type check, every notebook executed once (cells, exercises, records),"
+	@echo "             the strict book build from that run, a browser check; a summary of each step's seconds"
+	@echo "make notebooks  execute every notebook once: cells, exercise checks, run records, the book's cache"
 	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
-	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers"
+	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers (quick loop)"
 	@echo "make quiz    regenerate the quiz cells (tools/snippets/quiz_*.py) from quizzes/*.yml"
-	@echo "make matrix  every notebook under nbval on each torch release of torch-matrix.txt"
+	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
 	@echo "make flaky   the matrix three times per release; a notebook that passes and fails is flaky"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
 	@echo "make record-runs  execute every notebook on this machine's accelerator and keep the outputs in results/"
@@ -48,22 +52,32 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt -c constraints.txt
 	@touch $@
 
+# Executes (Jupyter Book's cache, _config.yml) only the notebooks that the cache lacks.
 book: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 
-test: lint unit typecheck notebooks exercises book browser
-	@echo "make test: every check passed"
+# `make test`'s book: built after `make notebooks`, from the executions it cached; fails if the build executed any.
+# --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
+book-from-run: $(VENV)/.book-deps
+	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
+	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
+
+# Each step is a target of its own; tools/steps.py runs them (typecheck beside notebooks, unit beside browser),
+# times each, and ends with a summary of their seconds, also written to $(RUNS)/make-test-steps.json.
+test: $(VENV)/.test-deps
+	$(PY) -m tools.steps --summary $(RUNS)/make-test-steps.json
 
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check tools tests notebooks
 
 unit: $(VENV)/.test-deps
-	$(PY) -m pytest tests --ignore=tests/browser --ignore=tests/exercises -q
+	$(PY) -m pytest tests --ignore=tests/browser -q
 
-# Every exercise's check against its solution (must pass), the student stub and each wrong answer
-# under tests/exercises/<label>/ (must fail with a message): tools/exercises.py, one kernel per notebook.
+# Every exercise's check against its solution (must pass), the student stub and each wrong answer under
+# tests/exercises/<label>/ (must fail with a message), each notebook stopping after its last check: the authors'
+# quick loop (tools/exercises.py). `make notebooks` proves the same inside its one execution of each notebook.
 exercises: $(VENV)/.test-deps
-	$(PY) -m pytest tests/exercises -q
+	$(PY) -m tools.exercises
 
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
 # of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
@@ -71,10 +85,13 @@ typecheck: $(VENV)/.test-deps
 	$(PY) -m tools.typecheck --python $(PY)
 	$(PY) -m tools.typecheck --python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
 
-# Run records of this run go to _build/runs/torch-<release>/run-1 (tools/runs.py has the schema).
+# Every notebook executed once (tools/execute.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
+# exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.
+# Run records go to _build/runs/torch-<release>/run-1 (tools/runs.py has the schema), and each passing notebook
+# into the book's cache, from which the book is built without executing it again.
 notebooks: $(VENV)/.test-deps
-	$(PY) -m pytest -p tests.nbreport --nbval-lax --nbval-cell-timeout=$(CELL_TIMEOUT) notebooks -q \
-		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --run-command "make test"
+	$(PY) -m pytest -p tests.nbreport -p no:cacheprovider --execute --jobs $(JOBS) notebooks -q \
+		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --run-command "make test" --book-cache $(BOOK_CACHE)
 
 # The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/matrix.py).
 # The taught release is skipped when `make test` has just recorded it for the current sources.

@@ -1,7 +1,8 @@
-"""The nbval plugin writes run records, saves executed notebooks, and gates deprecations.
+"""The notebook plugin writes run records, saves executed notebooks, and gates deprecations.
 
-Each test executes small notebooks under nbval in a fresh folder laid out like the course
-(notebooks/<chapter>/<name>.ipynb), with tests.nbreport loaded as `make test` loads it.
+Each test executes small notebooks in a fresh folder laid out like the course
+(notebooks/<chapter>/<name>.ipynb), with tests.nbreport loaded both ways: `--execute` (tools/execute.py, as
+`make test` runs it) and `--nbval-lax` (nbval, cell by cell); both must record and gate alike.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 
 from tools import runs
 from tools.course import ROOT
@@ -31,9 +33,12 @@ def _notebook(folder: Path, name: str, *cells: tuple[str, list[str]]) -> Path:
     return path
 
 
-def _run(folder: Path, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
+MODES = pytest.mark.parametrize("mode", ["--execute", "--nbval-lax"])
+
+
+def _run(folder: Path, mode: str, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
     records = folder / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
+    command = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", mode,
                "--rootdir", str(folder), "-c", os.devnull, "--run-records", str(records), "--run-command", "pytest",
                *extra, "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -42,11 +47,12 @@ def _run(folder: Path, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]
     return done.returncode, done.stdout + done.stderr, found
 
 
-def test_records_say_what_each_cell_did(tmp_path: Path) -> None:
+@MODES
+def test_records_say_what_each_cell_did(tmp_path: Path, mode: str) -> None:
     _notebook(tmp_path, "good", ("print('Skipped on cpu: no GPU here')", []),
               ("import warnings\nwarnings.warn('mind the gap')", []), ("x = 1", []))
     _notebook(tmp_path, "bad", ("y = 2", []), ("assert y == 3, 'y should be 3'", []), ("z = 4", []))
-    code, output, found = _run(tmp_path, "--save-executed", str(tmp_path / "executed"))
+    code, output, found = _run(tmp_path, mode, "--save-executed", str(tmp_path / "executed"))
     assert code == 1, output
     good, bad = found["notebooks/demo/good.ipynb"], found["notebooks/demo/bad.ipynb"]
     assert good["outcome"] == "pass" and good["failed_cell"] is None
@@ -61,28 +67,31 @@ def test_records_say_what_each_cell_did(tmp_path: Path) -> None:
     assert "notebook budgets on torch" in output, "the timing report comes from the same records"
 
 
-def test_the_gate_fails_a_deprecated_call(tmp_path: Path) -> None:
+@MODES
+def test_the_gate_fails_a_deprecated_call(tmp_path: Path, mode: str) -> None:
     _notebook(tmp_path, "deprecated", ("x = 1", []), (DEPRECATED_CALL, []))
-    code, output, found = _run(tmp_path)
+    code, output, found = _run(tmp_path, mode)
     record = found["notebooks/demo/deprecated.ipynb"]
     assert code == 1
     assert record["outcome"] == "fail" and record["failed_cell"]["index"] == 1
     assert "deprecation gate" in output and "demonstrates-warning" in output
 
 
-def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path) -> None:
+@MODES
+def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path, mode: str) -> None:
     _notebook(tmp_path, "demonstration", (DEPRECATED_CALL, [runs.DEMONSTRATES_WARNING]))
-    code, output, found = _run(tmp_path)
+    code, output, found = _run(tmp_path, mode)
     record = found["notebooks/demo/demonstration.ipynb"]
     assert code == 0, output
     assert record["outcome"] == "pass"
     assert record["warnings"][0]["category"] == "DeprecationWarning"
 
 
-def test_the_gate_sees_a_deprecated_torch_call(tmp_path: Path) -> None:
+@MODES
+def test_the_gate_sees_a_deprecated_torch_call(tmp_path: Path, mode: str) -> None:
     """torch.jit.script warns from inside torch, where Python hides a DeprecationWarning by default."""
     _notebook(tmp_path, "jit", ("import torch", []), ("torch.jit.script(torch.nn.Linear(2, 2))", []))
-    code, output, found = _run(tmp_path)
+    code, output, found = _run(tmp_path, mode)
     record = found["notebooks/demo/jit.ipynb"]
     assert code == 1, output
     assert record["failed_cell"]["index"] == 1

@@ -7,18 +7,22 @@
     python -m tools.exercises --wrong-answers DIR NOTEBOOK ...
                                                  take the wrong answers from DIR (default: tests/exercises/)
 
-Each notebook runs in one kernel (the `python3` kernel of this interpreter), its cells in order. At each solution
-cell (tag `solution`; its label is the one of the nearest {exercise} directive above it) the harness runs, each
-followed by the check cell (the next code cell):
+The proof runs inside the course's one execution of a notebook (tools/execute.py): one kernel, the cells in
+order. At each solution cell (tag `solution`; its label is the one of the nearest {exercise} directive above it)
+the executor first runs, each followed by the check cell (the next code cell):
 
 1. the student stub (the text tools.workshop.STUB writes into student notebooks): the check must fail with an
    assertion whose message helps;
 2. each wrong answer `tests/exercises/<label>/wrong_*.py` (a complete replacement of the solution cell whose first
    line is `# Wrong: <what the learner did>`): the check must fail, with a message;
-3. the real solution: the check must pass.
 
-Before each attempt the notebook's global names are put back as they were, so that one attempt cannot hand names
-to the next. Then the notebook goes on; cells after its last check are not run (nothing is left to prove).
+and then the real solution and its check as ordinary cells of the run: the check must pass, and their outputs are
+the ones the book shows. Before each attempt, and before the real solution, the notebook's global names, the state
+of the random number generators (random, numpy, torch) and Python's warning registry are put back as they were,
+so that one attempt cannot hand anything to the next and the rest of the run prints what a plain run prints.
+
+`make test` proves every exercise inside its execution of every notebook. This command is the quick loop for a
+lesson's author: it stops after the last check it proves (nothing after it is left to prove).
 """
 
 from __future__ import annotations
@@ -27,8 +31,9 @@ import argparse
 import dataclasses
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from tools.course import (
     EXERCISE,
@@ -44,15 +49,70 @@ from tools.course import (
 WRONG_ANSWERS = ROOT / "tests" / "exercises"
 WRONG_PREFIX = "# Wrong: "
 MIN_WRONG_ANSWERS = 3
-CELL_TIMEOUT = 300  # seconds, as for nbval
 NOT_LABELS = ("fixtures",)  # folders under tests/exercises/ that hold no wrong answers of the course
 
-# Run in the kernel: remember the notebook's public names, and put them back before each attempt.
-SAVE = "_exercise_harness_saved = {k: v for k, v in globals().items() if not k.startswith('_')}"
-RESTORE = """for _exercise_harness_name in [k for k in globals() if not k.startswith('_')]:
-    if _exercise_harness_name not in _exercise_harness_saved:
-        del globals()[_exercise_harness_name]
-globals().update(_exercise_harness_saved)"""
+# Run in the kernel before the attempts: remember the notebook's public names, the random number generators' state
+# and the warning filters; RESTORE puts them back before each attempt, FORGET removes the harness's own names.
+# The accelerator's generator is saved only where the notebook has initialised it (untested on an accelerator: this
+# project's CI has none).
+SAVE = r"""
+def _exercise_harness_rng():
+    import random as _random
+    import sys as _sys
+    import warnings as _warnings
+    states = {"random": _random.getstate(), "warnings": list(_warnings.filters)}
+    if "numpy" in _sys.modules:
+        states["numpy"] = _sys.modules["numpy"].random.get_state()
+    torch = _sys.modules.get("torch")
+    if torch is not None:
+        states["torch"] = torch.get_rng_state()
+        accelerator = torch.accelerator.current_accelerator(check_available=True)
+        module = getattr(torch, accelerator.type, None) if accelerator is not None else None
+        if module is not None and getattr(module, "is_initialized", lambda: True)():
+            if hasattr(module, "get_rng_state_all"):
+                states["accelerator"] = (module.set_rng_state_all, module.get_rng_state_all())
+            elif hasattr(module, "get_rng_state"):
+                states["accelerator"] = (module.set_rng_state, module.get_rng_state())
+    return states
+
+
+def _exercise_harness_restore(saved, states):
+    import random as _random
+    import sys as _sys
+    import warnings as _warnings
+    names = globals()
+    for name in [k for k in names if not k.startswith("_")]:
+        if name not in saved:
+            del names[name]
+    names.update(saved)
+    _random.setstate(states["random"])
+    if "numpy" in states:
+        _sys.modules["numpy"].random.set_state(states["numpy"])
+    if "torch" in states:
+        _sys.modules["torch"].set_rng_state(states["torch"])
+    if "accelerator" in states:
+        set_state, state = states["accelerator"]
+        set_state(state)
+    # A warning shown once per place would stay hidden if an attempt raised it first; invalidating the
+    # registries shows it again (and keeps the deprecation gate seeing the real solution's warnings).
+    _warnings.filters[:] = states["warnings"]
+    getattr(_warnings, "_filters_mutated", getattr(_warnings, "_filters_mutated_lock_held", lambda: None))()
+
+
+_exercise_harness_saved = {k: v for k, v in globals().items() if not k.startswith("_")}
+_exercise_harness_states = _exercise_harness_rng()
+"""
+RESTORE = "_exercise_harness_restore(_exercise_harness_saved, _exercise_harness_states)"
+FORGET = """for _exercise_harness_name in [k for k in globals() if k.startswith("_exercise_harness")]:
+    del globals()[_exercise_harness_name]"""
+
+
+class Kernel(Protocol):
+    """What proving needs from a running notebook: run a piece of code outside the notebook's own cells."""
+
+    async def scratch(self, source: str, tags: Sequence[str] = ()) -> tuple[str, str] | None:
+        """Run code; None when it finished, else (error name, message)."""
+        ...
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,6 +131,7 @@ class Report:
     problems: list[str] = dataclasses.field(default_factory=list)
     wrong_answers: int = 0
     seconds: float = 0.0
+    cells: tuple[int, ...] = ()  # the solution and check cells' indices in the notebook
 
     @property
     def ok(self) -> bool:
@@ -159,126 +220,39 @@ def wrong_answer_problems(labels: dict[str, Path], root: Path = WRONG_ANSWERS) -
     return problems
 
 
-class _Kernel:
-    """One kernel of this interpreter, running cells one by one and saying how each ended."""
-
-    def __init__(self, metadata: dict[str, Any], folder: Path) -> None:
-        import nbformat
-        from jupyter_client.kernelspec import KernelSpecManager
-        from jupyter_client.manager import AsyncKernelManager
-        from nbclient import NotebookClient
-
-        class ThisInterpreter(KernelSpecManager):  # `python3` is ipykernel in sys.executable, whatever is installed
-            def get_kernel_spec(self, kernel_name: str) -> Any:
-                if kernel_name == "python3":
-                    from ipykernel.kernelspec import RESOURCES, get_kernel_dict
-
-                    return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
-                return super().get_kernel_spec(kernel_name)
-
-        self._nbformat = nbformat
-        self.work = nbformat.v4.new_notebook(metadata=metadata)
-        manager = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ThisInterpreter())
-        self.client = NotebookClient(self.work, km=manager, kernel_name="python3", timeout=CELL_TIMEOUT,
-                                     allow_errors=False, resources={"metadata": {"path": str(folder)}})
-
-    def __enter__(self) -> _Kernel:
-        self._context = self.client.setup_kernel(cleanup_kc=True)
-        self._context.__enter__()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._context.__exit__(*exc)
-
-    def run(self, source: str, tags: list[str] | None = None) -> tuple[str, str] | None:
-        """Run a cell; None when it finished, else (error name, message). A dead or stuck kernel raises."""
-        from nbclient.exceptions import CellExecutionError
-
-        cell = self._nbformat.v4.new_code_cell(source, metadata={"tags": tags or []})
-        self.work.cells.append(cell)
-        try:
-            self.client.execute_cell(cell, len(self.work.cells) - 1)
-        except CellExecutionError as error:
-            return error.ename, error.evalue.strip()
-        finally:
-            cell.outputs = []  # keep memory flat: nothing here reads outputs
-        return None
-
-
-def _failure(error: tuple[str, str]) -> str:
+def failure_text(error: tuple[str, str]) -> str:
     name, message = error
     return f"{name}: {message}" if message else f"{name} (no message)"
 
 
-def check_notebook(path: Path, wrong_root: Path = WRONG_ANSWERS, only: set[str] | None = None) -> list[Report]:
-    """Run one notebook under the harness; one report per exercise, plus one for the notebook if it broke.
+async def prove(kernel: Kernel, exercise: ExerciseCells, cells: list[dict[str, Any]], report: Report,
+                wrong_root: Path = WRONG_ANSWERS) -> None:
+    """Run the stub and each wrong answer, each followed by the check, and put the notebook back as it was.
 
-    With `only`, prove just those labels: the other exercises run as plain cells, and the run stops after the
-    last check it proves."""
-    notebook = read_notebook(path)
-    exercises = exercise_cells(notebook, path)
-    if only is not None:
-        unknown = only - {e.label for e in exercises}
-        if unknown:
-            raise CourseError(f"{_show(path)} has no exercise {', '.join(sorted(unknown))}")
-        exercises = [e for e in exercises if e.label in only]
-    reports = {e.solution: Report(path, e.label) for e in exercises}
-    if not exercises:
-        return []
-    cells = notebook["cells"]
-    checks = {e.check for e in exercises}
-    by_solution = {e.solution: e for e in exercises}
-    broken = Report(path, "")
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
-
-    with _Kernel(notebook.get("metadata", {}), path.parent) as kernel:
-        try:
-            for index, cell in enumerate(cells[:max(checks) + 1]):
-                if cell.get("cell_type") != "code" or index in checks:
-                    continue
-                if index not in by_solution:
-                    error = kernel.run(cell_source(cell), cell_tags(cell))
-                    if error:
-                        broken.problems.append(f"cell {index} failed, so the exercises after it were not checked: "
-                                               f"{_failure(error)}")
-                        break
-                    continue
-                started = time.perf_counter()
-                _prove(kernel, by_solution[index], cells, reports[index], wrong_root)
-                reports[index].seconds = time.perf_counter() - started
-        except (CellTimeoutError, DeadKernelError) as error:  # a cell ran over CELL_TIMEOUT or killed the kernel
-            broken.problems.append(f"the run stopped near cell {index}: {type(error).__name__}: "
-                                   f"{str(error).strip().splitlines()[0] if str(error).strip() else ''}")
-    if broken.problems:
-        for report in reports.values():
-            if not report.problems and not report.seconds:
-                report.problems.append("not checked: an earlier cell failed (see the notebook's report)")
-    return ([broken] if broken.problems else []) + list(reports.values())
-
-
-def _prove(kernel: _Kernel, exercise: ExerciseCells, cells: list[dict[str, Any]], report: Report,
-           wrong_root: Path) -> None:
+    The real solution and its check are not run here: they are the notebook's next cells, run as every cell is."""
     check = cell_source(cells[exercise.check])
     check_tags = [t for t in cell_tags(cells[exercise.check]) if t != "raises-exception"]
 
-    def attempt(source: str) -> tuple[str, str] | str | None:
+    async def attempt(source: str) -> tuple[str, str] | str | None:
         """Run an answer, then the check: the check's error, None if it passed, 'answer: ...' if the answer broke."""
-        kernel.run(RESTORE)
-        answer_error = kernel.run(source)
+        await kernel.scratch(RESTORE)
+        answer_error = await kernel.scratch(source)
         if answer_error:
-            return f"answer: {_failure(answer_error)}"
-        return kernel.run(check, check_tags)
+            return f"answer: {failure_text(answer_error)}"
+        return await kernel.scratch(check, check_tags)
 
-    kernel.run(SAVE)
-    outcome = attempt(stub())
+    saved = await kernel.scratch(SAVE)
+    if saved:
+        raise CourseError(f"the harness could not save the notebook's state: {failure_text(saved)}")
+    outcome = await attempt(stub())
     if outcome is None:
         report.problems.append("the check PASSED with the student stub (no solution at all): it must fail, "
                                "starting with e.g. assert callable(globals().get('name')), 'define name(...) above'")
     elif isinstance(outcome, str):
         report.problems.append(f"the student stub itself failed ({outcome})")
     elif outcome[0] != "AssertionError" or not outcome[1]:
-        report.problems.append(f"with the student stub the check failed with {_failure(outcome)}; it must fail with "
-                               "an assertion whose message says what to define: begin the check with e.g. "
+        report.problems.append(f"with the student stub the check failed with {failure_text(outcome)}; it must fail "
+                               "with an assertion whose message says what to define: begin the check with e.g. "
                                "assert callable(globals().get('name')), 'define name(...) above'")
     answers = {}
     for wrong in wrong_answer_files(exercise.label, wrong_root):
@@ -288,7 +262,7 @@ def _prove(kernel: _Kernel, exercise: ExerciseCells, cells: list[dict[str, Any]]
             report.problems.append(f"could not read {_show(wrong)}: {error}")
     for wrong, source in answers.items():
         report.wrong_answers += 1
-        outcome = attempt(source)
+        outcome = await attempt(source)
         name = f"{_show(wrong)} ({source.splitlines()[0] if source else ''!r})"
         if outcome is None:
             report.problems.append(f"the check ACCEPTED the wrong answer {name}: make the check catch this mistake")
@@ -298,11 +272,29 @@ def _prove(kernel: _Kernel, exercise: ExerciseCells, cells: list[dict[str, Any]]
         elif not outcome[1]:
             report.problems.append(f"the check rejected the wrong answer {name} with {outcome[0]} and no message: "
                                    "say what was expected and what the answer did")
-    outcome = attempt(cell_source(cells[exercise.solution]))
-    if isinstance(outcome, str):
-        report.problems.append(f"the solution itself failed ({outcome})")
-    elif outcome is not None:
-        report.problems.append(f"the check REJECTED the real solution: {_failure(outcome)}")
+    await kernel.scratch(RESTORE)
+    await kernel.scratch(FORGET)
+
+
+def solution_problem(exercise: ExerciseCells, failed_cell: int | None, error: str) -> str | None:
+    """What the real run says about an exercise's solution, given the notebook cell where the run stopped."""
+    if failed_cell == exercise.solution:
+        return f"the solution itself failed (answer: {error})"
+    if failed_cell == exercise.check:
+        return f"the check REJECTED the real solution: {error}"
+    return None
+
+
+def check_notebook(path: Path, wrong_root: Path = WRONG_ANSWERS, only: set[str] | None = None) -> list[Report]:
+    """Prove one notebook's exercises; one report per exercise, plus one for the notebook if it broke.
+
+    The notebook runs as in `make test`, but stops after the last check it proves. With `only`, prove just those
+    labels: the other exercises run as plain cells."""
+    from tools import execute
+
+    result = execute.execute_notebook(path, execute.Options(wrong_answers=wrong_root, only=only,
+                                                            stop_after_last_check=True))
+    return result.exercise_reports()
 
 
 def notebooks_with_exercises() -> list[Path]:

@@ -1,10 +1,12 @@
-"""Run every notebook under nbval on each torch release of the version matrix.
+"""Execute every notebook on each torch release of the version matrix.
 
 torch-matrix.txt lists the releases; the first is the release the course teaches, which runs in
 the book's own `.venv` (constraints.txt pins it). Every other release gets a virtual environment
 of its own under $COURSE_VENVS (default ~/.cache/pytorch-2.12-course/venvs), made once and
-reused until a requirements file changes. Each run writes its run records under
-_build/runs/torch-<release>/run-<k>/.
+reused until a requirements file changes. Each run executes every notebook once, as `make test`
+does (tools/execute.py through `pytest -p tests.nbreport --execute`: every cell, the deprecation
+gate, and each exercise's check against the stub, the wrong answers and the solution, two notebooks
+at a time), and writes its run records under _build/runs/torch-<release>/run-<k>/.
 
     python -m tools.matrix run [--releases R ...] [--repeat N] [--skip-fresh]
     python -m tools.matrix records      run every release 3 times, then refresh results/runs/
@@ -39,7 +41,7 @@ CONSTRAINTS = ROOT / "constraints.txt"
 REQUIREMENTS = (ROOT / "requirements.txt", ROOT / "requirements-test.txt")
 VENVS = Path(os.environ.get("COURSE_VENVS", Path.home() / ".cache" / "pytorch-2.12-course" / "venvs"))
 RECORDED = ROOT / "results" / "recorded"
-CELL_TIMEOUT = 300
+JOBS = 2  # notebooks at a time on a CPU run; an accelerator recording runs them one by one
 RELEASE = re.compile(r"\d+\.\d+\.\d+(?:(?:a|b|rc)\d+)?")
 
 
@@ -112,20 +114,19 @@ def fresh(release: str) -> bool:
     return True
 
 
-def nbval_command(python: str, records: Path, command: str, *extra: str) -> list[str]:
-    """Every notebook under nbval with the course's plugin, writing its run records into `records`."""
-    return [python, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
-            f"--nbval-cell-timeout={CELL_TIMEOUT}", "--run-records", str(records), "--run-command", command,
-            "-q", *extra, "notebooks"]
+def notebooks_command(python: str, records: Path, command: str, *extra: str, jobs: int = JOBS) -> list[str]:
+    """Every notebook executed once by the course's plugin (cells and exercises), its run records into `records`."""
+    return [python, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--execute", f"--jobs={jobs}",
+            "--run-records", str(records), "--run-command", command, "-q", *extra, "notebooks"]
 
 
 def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None) -> int:
-    """Execute every notebook once under nbval on one release; the pytest exit code."""
+    """Execute every notebook once on one release; the pytest exit code."""
     python = venv_python(release)
     folder = _run_folder(release, attempt)
     shutil.rmtree(folder, ignore_errors=True)
     print(f"matrix: torch {release}, run {attempt}", flush=True)
-    args = nbval_command(str(python), folder, command, *(extra or []))
+    args = notebooks_command(str(python), folder, command, *(extra or []))
     return subprocess.run(args, cwd=ROOT, check=False).returncode
 
 
@@ -194,7 +195,9 @@ def record_accelerator_run(allow_cpu: bool, out: Path) -> int:
     name = f"{environment['platform']}_{device}_torch-{runs.release(environment['torch'])}_{datetime.date.today()}"
     folder = out / name
     shutil.rmtree(folder, ignore_errors=True)
-    args = nbval_command(sys.executable, folder / "records", "make record-runs", "--save-executed", str(folder))
+    # One notebook at a time: the recorded timings are the accelerator's alone.
+    args = notebooks_command(sys.executable, folder / "records", "make record-runs", "--save-executed", str(folder),
+                             jobs=1)
     code = subprocess.run(args, cwd=ROOT, check=False).returncode
     for _, record in runs.load_records(folder / "records"):
         if record.get("executed_notebook"):

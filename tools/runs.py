@@ -1,8 +1,8 @@
 """Run records: where each notebook has run, on which torch and device, and how it went.
 
-Every execution of a notebook by the course's own tools (nbval under `make test`, the torch
-version matrix, a recording run on an accelerator) writes one JSON record per notebook. The
-schema, version 1:
+Every execution of a notebook by the course's own tools (tools/execute.py under `make test`, the
+torch version matrix, a recording run on an accelerator; nbval with tests/nbreport.py) writes one
+JSON record per notebook. The schema, version 1:
 
     {
       "schema": 1,
@@ -25,6 +25,13 @@ schema, version 1:
       "command": "make test",
       "executed_notebook": null | "results/recorded/<run>/<chapter>/<name>.ipynb"
     }
+
+Records written by tools/execute.py add (optional; the checks above ignore them):
+
+      "wall_seconds": 20.1,            # the whole run: kernel start, cells, exercise attempts
+      "cpu_seconds": 14.2,             # CPU time of the kernel and the processes it waited for
+      "exercises": [{"label": "…", "ok": true, "wrong_answers": 3, "seconds": 1.2, "problems": []}],
+      "steps": "_build/runs/make-test-steps.json"   # under `make test`: its step times
 
 Records live in two places: `_build/runs/` for the runs of this checkout (never committed) and
 `results/runs/` for the committed ones, refreshed by `make records`. The status page and the
@@ -158,6 +165,57 @@ def warnings_in(text: str) -> list[tuple[str, str]]:
         if match:
             found.append((match["category"], match["message"].strip()))
     return found
+
+
+def stream_text(outputs: Iterable[Any], name: str) -> str:
+    """The text a cell printed to one stream ("stdout" or "stderr")."""
+    return "".join(out.get("text", "") for out in outputs
+                   if out.get("output_type") == "stream" and out.get("name") == name)
+
+
+def printed_skip(outputs: Iterable[Any]) -> bool:
+    """Whether a cell printed a "Skipped on ..." line (the setup cell's skip() helper)."""
+    return any(line.startswith("Skipped on ") for line in stream_text(outputs, "stdout").splitlines())
+
+
+def error_text(outputs: Iterable[Any], fallback: str = "failed") -> str:
+    """The first line of a cell's error output ("Name: message"), else the fallback's last line."""
+    for out in outputs:
+        if out.get("output_type") == "error":
+            return f"{out.get('ename')}: {out.get('evalue')}".splitlines()[0][:300]
+    lines = fallback.strip().splitlines()
+    return lines[-1][:300] if lines else "failed"
+
+
+def gate_message(notebook: str, cell: int, printed: list[tuple[str, str]], tags: Iterable[str]) -> str | None:
+    """The deprecation gate: why a cell that printed a deprecation fails, or None when it passes."""
+    gated = [f"{category}: {message}" for category, message in printed if category in GATED_WARNINGS]
+    if not gated or DEMONSTRATES_WARNING in tags:
+        return None
+    return (f"{notebook}, code cell {cell}: the deprecation gate stops a cell that raises "
+            f"{' / '.join(gated)}. Update the call, or, if the cell exists to show this warning, "
+            f"tag it '{DEMONSTRATES_WARNING}' and say so in its prose.")
+
+
+def new_record(notebook: str, source: dict[str, Any], *, failed_cell: dict[str, Any] | None, seconds: float,
+               peak_memory_bytes: int, skipped_cells: int, warnings: list[dict[str, Any]],
+               env: dict[str, Any], command: str, executed_notebook: str | None = None) -> dict[str, Any]:
+    """A run record of one execution of a notebook (the schema above); `source` is the notebook's JSON."""
+    return {
+        "schema": SCHEMA,
+        "notebook": notebook,
+        "source_sha256": source_hash(source),
+        "outcome": "fail" if failed_cell else "pass",
+        "failed_cell": failed_cell,
+        "seconds": round(seconds, 2),
+        "peak_memory_bytes": peak_memory_bytes or None,
+        "skipped_cells": skipped_cells,
+        "warnings": warnings,
+        "environment": env,
+        "date": now(),
+        "command": command,
+        "executed_notebook": executed_notebook,
+    }
 
 
 def now() -> str:

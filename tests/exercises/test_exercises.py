@@ -1,8 +1,10 @@
 """Every exercise's check rejects the student stub and each wrong answer, and accepts the solution.
 
 The wrong answers live beside this file: tests/exercises/<label>/wrong_<slug>.py, each the complete source of a
-solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The harness is
-tools/exercises.py; tests/exercises/fixtures/ holds a small notebook that shows what it catches.
+solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The course's notebooks are
+proved inside `make test`'s one execution of each (tools/execute.py; `NOTEBOOK::exercise[LABEL]` tests of
+`pytest -p tests.nbreport --execute`); the tests here are the static ones, and the harness (tools/exercises.py) on
+tests/exercises/fixtures/, a small notebook that shows what it catches.
 """
 
 from __future__ import annotations
@@ -11,14 +13,13 @@ import copy
 from pathlib import Path
 
 import pytest
-from tools import exercises
+from tools import execute, exercises
 from tools.course import ROOT, CourseError, read_notebook, write_notebook
 from tools.workshop import STUB
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "harness.ipynb"
 LABELS = exercises.course_labels()
-NOTEBOOKS = exercises.notebooks_with_exercises()
 
 
 def _name(path: Path) -> str:
@@ -36,12 +37,6 @@ def test_each_exercise_has_three_wrong_answers(label: str) -> None:
 def test_wrong_answers_belong_to_exercises_and_say_what_is_wrong() -> None:
     problems = [p for p in exercises.wrong_answer_problems(LABELS) if "wrong answer(s) under" not in p]
     assert problems == []
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
-def test_checks_reject_the_stub_and_wrong_answers_and_accept_the_solution(path: Path) -> None:
-    failures = [str(report) for report in exercises.check_notebook(path) if not report.ok]
-    assert not failures, "\n" + "\n".join(failures)
 
 
 def test_the_harness_runs_the_stub_the_student_notebooks_get() -> None:
@@ -88,7 +83,8 @@ def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> No
     notebook = read_notebook(FIXTURE)
     notebook["cells"] = copy.deepcopy(notebook["cells"][:5])
     notebook["cells"][4]["source"] = 'print("Checked: nothing")'
-    notebook["cells"].insert(1, {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+    notebook["cells"].insert(1, {"cell_type": "code", "id": "zero-division", "metadata": {}, "outputs": [],
+                                 "execution_count": None,
                                  "source": "1 / 0"})
     path = tmp_path / "broken.ipynb"
     write_notebook(path, notebook)
@@ -100,6 +96,26 @@ def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> No
     (report,) = exercises.check_notebook(path, FIXTURES)
     assert "PASSED with the student stub" in report.problems[0]
     assert sum("ACCEPTED the wrong answer" in p for p in report.problems) == 3
+
+
+def test_the_full_run_proves_the_same_and_runs_every_cell(tmp_path: Path) -> None:
+    """`make test`'s execution: the same reports, the real solutions' outputs kept, the cells after the checks run."""
+    notebook = read_notebook(FIXTURE)
+    notebook["cells"][15]["source"] = 'print("Checked: triple")'  # fixture-broken's check, now passing
+    notebook["cells"][17]["source"] = 'print("after the last check:", mean([1, 3]))'
+    path = tmp_path / "full.ipynb"
+    write_notebook(path, notebook)
+    result = execute.execute_notebook(path, execute.Options(wrong_answers=FIXTURES))
+    assert result.passed, result.describe()
+    reports = {report.label: report for report in result.exercises}
+    assert reports["fixture-mean"].ok and reports["fixture-mean"].wrong_answers == 3
+    assert reports["fixture-largest"].problems == [
+        "the check ACCEPTED the wrong answer tests/exercises/fixtures/fixture-largest/wrong_b_second_item.py "
+        "('# Wrong: took the second item'): make the check catch this mistake"]
+    printed = ["".join(out.get("text", "") for out in cell.outputs) for cell in result.executed.cells
+               if cell.cell_type == "code"]
+    assert printed[2:] == ["Checked: mean\n", "", "", "Checked: largest\n", "", "Checked: double\n", "",
+                           "Checked: triple\n", "after the last check: 2.0\n"], printed
 
 
 def test_the_command_line_reports_and_fails(capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,0 +1,538 @@
+"""Execute each notebook once, and let every check read that execution.
+
+One kernel per notebook runs every code cell in order, to the end, as Jupyter Book and nbval would, and this one
+run serves every check of `make test`:
+
+- the cells: a cell that raises fails the run (a cell tagged `raises-exception` may raise), and so does a cell that
+  prints a DeprecationWarning or FutureWarning unless it is tagged `demonstrates-warning` (the deprecation gate;
+  tools/runs.py); cells that print "Skipped on ..." and every printed warning are counted;
+- the exercises: at each solution cell the student stub and every wrong answer run first, each followed by the
+  check, with the notebook's names, random generators and warning registry put back afterwards (tools/exercises.py);
+  then the real solution and its check run as ordinary cells;
+- the run record (tools/runs.py has the schema) with seconds and the kernel's peak memory, and, where asked, the
+  executed notebook;
+- the book: a notebook that passed is stored in Jupyter Book's execution cache (`_build/.jupyter_cache`, the one
+  `execute_notebooks: cache` in _config.yml reads), so the book build that follows shows exactly this run and
+  executes nothing; `make book` alone still executes whatever the cache lacks.
+
+    python -m tools.execute [NOTEBOOK ...] [--jobs N] [--no-exercises] [--records DIR] [--executed DIR]
+                            [--book-cache DIR] [--command TEXT]
+    python -m tools.execute --check-book-cache [DIR]
+                 after a book build: every notebook page came from this executor's run (the build executed none)
+
+`make test` runs it through pytest (`-p tests.nbreport --execute`, one test per notebook and one per exercise);
+with --jobs 2 two notebooks run at a time, the longest first, and a notebook that starts processes of its own
+(course.multi_process) runs alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import copy
+import dataclasses
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from tools import exercises as harness
+from tools import runs
+from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook
+from tools.steps import STEPS_ENV
+
+CELL_TIMEOUT = 300  # seconds a cell may run, as the book's `execute.timeout`
+BOOK_CACHE = ROOT / "_build" / ".jupyter_cache"
+EXECUTOR = "tools.execute"  # stored with each notebook this tool puts into the book's cache
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+@dataclasses.dataclass
+class Options:
+    """What one execution does besides running the cells."""
+
+    exercises: bool = True
+    wrong_answers: Path = harness.WRONG_ANSWERS
+    only: set[str] | None = None  # prove only these exercise labels
+    stop_after_last_check: bool = False  # the authors' quick loop (python -m tools.exercises): no record, no cache
+    command: str = "python -m tools.execute"  # stored in the records
+    records: Path | None = None  # write one run record per notebook here
+    executed: Path | None = None  # write each executed notebook here
+    book_cache: Path | None = None  # store each passing notebook in this Jupyter Book cache
+    root: Path = ROOT  # notebooks are named relative to it in records
+
+
+@dataclasses.dataclass
+class Failure:
+    """Where and why a run stopped."""
+
+    cell: int  # index among the code cells, as in the records
+    notebook_cell: int  # index among all cells
+    error: str  # one line: "Name: message"
+    detail: str  # the traceback, or the gate's explanation
+
+
+@dataclasses.dataclass
+class Result:
+    """One execution of one notebook: what every check reads."""
+
+    path: Path
+    name: str  # relative to the root, e.g. notebooks/graphs/cond-in-graphs.ipynb
+    executed: Any  # the nbformat notebook with the outputs of this run
+    failure: Failure | None = None
+    exercises: list[harness.Report] = dataclasses.field(default_factory=list)
+    seconds: float = 0.0  # the notebook's own cells, as a reader runs them (what the budgets are about)
+    wall_seconds: float = 0.0  # the whole run: the kernel's start, the cells, and the exercises' attempts
+    peak_bytes: int = 0
+    cpu_seconds: float = 0.0  # of the kernel and the processes it waited for, the whole run
+    skipped_cells: int = 0
+    warnings: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+    record: dict[str, Any] | None = None
+    cached: bool = False  # stored in the book's cache
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None
+
+    def exercise_reports(self) -> list[harness.Report]:
+        """One report per exercise, plus one (label '') when a cell outside the exercises stopped the run."""
+        failure = self.failure
+        solutions = {cell for report in self.exercises for cell in report.cells}
+        if failure is None or failure.notebook_cell in solutions:
+            return list(self.exercises)
+        broken = harness.Report(self.path, "", [f"cell {failure.notebook_cell} failed, so the exercises after it "
+                                                  f"were not checked: {failure.error}"])
+        return [broken, *self.exercises]
+
+    def describe(self) -> str:
+        """The failure as pytest shows it: the cell, its error, and the traceback."""
+        if self.failure is None:
+            return f"{self.name}: every cell ran"
+        return (f"{self.name}: code cell {self.failure.cell} (cell {self.failure.notebook_cell} of the notebook) "
+                f"failed: {self.failure.error}\n\n{self.failure.detail}")
+
+
+class _Kernel:
+    """The kernel of one notebook: its own cells run in place, code of the harness runs beside them."""
+
+    def __init__(self, notebook: Any, folder: Path) -> None:
+        from jupyter_client.kernelspec import KernelSpecManager
+        from jupyter_client.manager import AsyncKernelManager
+        from nbclient import NotebookClient
+
+        class ThisInterpreter(KernelSpecManager):  # `python3` is ipykernel in sys.executable, whatever is installed
+            def get_kernel_spec(self, kernel_name: str) -> Any:
+                if kernel_name == "python3":
+                    from ipykernel.kernelspec import RESOURCES, get_kernel_dict
+
+                    return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
+                return super().get_kernel_spec(kernel_name)
+
+        self.notebook = notebook
+        manager = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ThisInterpreter())
+        # record_timing=False: timing metadata in the cells would change the notebook's hash in the book's cache.
+        self.client = NotebookClient(notebook, km=manager, kernel_name="python3", timeout=CELL_TIMEOUT,
+                                     allow_errors=False, record_timing=False,
+                                     resources={"metadata": {"path": str(folder)}})
+
+    async def __aenter__(self) -> _Kernel:
+        from jupyter_core.utils import ensure_async
+
+        self._context = self.client.async_setup_kernel(cleanup_kc=True)
+        await self._context.__aenter__()
+        assert self.client.kc is not None
+        reply = await self.client.async_wait_for_reply(await ensure_async(self.client.kc.kernel_info()))
+        if reply is not None and "language_info" in reply["content"]:
+            self.notebook.metadata["language_info"] = reply["content"]["language_info"]
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self._context.__aexit__(*exc)
+
+    @property
+    def pid(self) -> int | None:
+        return getattr(getattr(self.client.km, "provisioner", None), "pid", None)
+
+    def peak_rss(self) -> int:
+        """The kernel's peak resident memory (VmHWM) in bytes, or 0 where it cannot be read."""
+        return _status_kib(self.pid, "VmHWM") * 1024
+
+    def cpu_seconds(self) -> float:
+        """CPU time the kernel and the processes it waited for have used (user and system), 0 where unknown.
+
+        Unlike wall time it hardly depends on what else the machine runs, so it compares runs on a shared machine."""
+        try:
+            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, TypeError, IndexError):
+            return 0.0
+        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+    async def run(self, cell: Any, index: int, count: int) -> Any:
+        """Run one of the notebook's cells in place; the CellExecutionError, or None when it finished."""
+        from nbclient.exceptions import CellExecutionError
+
+        try:
+            await self.client.async_execute_cell(cell, index, execution_count=count)
+        except CellExecutionError as error:
+            return error
+        for output in cell.outputs:
+            if output.get("output_type") == "execute_result":
+                output["execution_count"] = count
+        return None
+
+    async def scratch(self, source: str, tags: Sequence[str] = ()) -> tuple[str, str] | None:
+        """Run code that is not one of the notebook's cells, outside its history; its outputs are dropped."""
+        import nbformat
+        from nbclient.exceptions import CellExecutionError
+
+        cell = nbformat.v4.new_code_cell(source, metadata={"tags": list(tags)})
+        self.notebook.cells.append(cell)
+        try:
+            await self.client.async_execute_cell(cell, len(self.notebook.cells) - 1, store_history=False)
+        except CellExecutionError as error:
+            return error.ename, error.evalue.strip()
+        finally:
+            self.notebook.cells.pop()
+        return None
+
+
+def _status_kib(pid: int | None, field: str) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except (OSError, TypeError):
+        return 0
+    for line in status.splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _name(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+async def execute_async(path: Path, options: Options, env: dict[str, Any] | None = None) -> Result:
+    """Run one notebook (see the module's docstring); write its record, executed copy and cache entry if asked."""
+    import nbformat
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+    source = read_notebook(path)
+    notebook = nbformat.read(str(path), as_version=4)
+    result = Result(path=path, name=_name(path, options.root), executed=notebook)
+    proving: dict[int, harness.ExerciseCells] = {}
+    if options.exercises:
+        found = harness.exercise_cells(source, path)
+        if options.only is not None:
+            unknown = options.only - {e.label for e in found}
+            if unknown:
+                raise CourseError(f"{_name(path, options.root)} has no exercise {', '.join(sorted(unknown))}")
+            found = [e for e in found if e.label in options.only]
+        proving = {e.solution: e for e in found}
+    reports = {e.solution: harness.Report(path, e.label, cells=(e.solution, e.check)) for e in proving.values()}
+    result.exercises = list(reports.values())
+    last = max((e.check for e in proving.values()), default=-1) if options.stop_after_last_check else None
+    if last == -1:
+        return result
+    code = {index: n for n, index in enumerate(i for i, c in enumerate(notebook.cells) if c.cell_type == "code")}
+    started = time.perf_counter()
+    async with _Kernel(notebook, path.parent) as kernel:
+        await kernel.scratch(runs.SHOW_TORCH_DEPRECATIONS)
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type != "code":
+                continue
+            if last is not None and index > last:
+                break
+            try:
+                if index in proving:
+                    proved = time.perf_counter()
+                    await harness.prove(kernel, proving[index], source["cells"], reports[index],
+                                          options.wrong_answers)
+                    reports[index].seconds = time.perf_counter() - proved
+                ran = time.perf_counter()
+                error = await kernel.run(cell, index, code[index] + 1)
+                result.seconds += time.perf_counter() - ran
+            except (CellTimeoutError, DeadKernelError) as stopped:  # over CELL_TIMEOUT, or the kernel died
+                text = str(stopped).strip()
+                line = f"{type(stopped).__name__}: {text.splitlines()[0] if text else ''}"
+                if index in proving and not reports[index].seconds:  # a stub or wrong answer stopped it
+                    reports[index].problems.append(f"the run stopped while the stub and wrong answers ran: {line}")
+                    line = f"{line} (while the stub and wrong answers of {proving[index].label} ran)"
+                result.failure = Failure(code[index], index, line, text)
+                break
+            result.skipped_cells += runs.printed_skip(cell.outputs)
+            printed = runs.warnings_in(runs.stream_text(cell.outputs, "stderr"))
+            result.warnings += [{"cell": code[index], "category": c, "message": m} for c, m in printed]
+            if error is not None:
+                line = harness.failure_text((error.ename, error.evalue.strip()))
+                result.failure = Failure(code[index], index, line, ANSI.sub("", str(error)))
+                break
+            gate = runs.gate_message(result.name, code[index], printed, cell_tags(cell))
+            if gate:
+                gated = next(f"{c}: {m}" for c, m in printed if c in runs.GATED_WARNINGS)
+                result.failure = Failure(code[index], index, f"the deprecation gate: {gated}", gate)
+                break
+        result.peak_bytes = kernel.peak_rss()
+        result.cpu_seconds = kernel.cpu_seconds()
+        kernel.client.set_widgets_metadata()
+    result.wall_seconds = time.perf_counter() - started
+    failed = result.failure.notebook_cell if result.failure else None
+    for exercise in proving.values():
+        report = reports[exercise.solution]
+        problem = harness.solution_problem(exercise, failed, result.failure.error if result.failure else "")
+        if problem and report.seconds:
+            report.problems.append(problem)
+        elif failed is not None and failed < exercise.check and not report.seconds:
+            report.problems.append("not checked: an earlier cell failed (see the notebook's report)")
+    if last is None:
+        _keep(result, source, options, env)
+    return result
+
+
+def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[str, Any] | None) -> None:
+    """The record, the executed notebook and the book's cache entry of a complete run, as the options ask."""
+    import nbformat
+
+    failed_cell = {"index": result.failure.cell, "error": result.failure.error[:300]} if result.failure else None
+    executed = None
+    if options.executed is not None:
+        target = options.executed / Path(result.name).relative_to("notebooks")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        nbformat.write(result.executed, str(target))
+        executed = runs.relative_path(target, options.root)
+    result.record = runs.new_record(
+        result.name, source, failed_cell=failed_cell, seconds=result.seconds, peak_memory_bytes=result.peak_bytes,
+        skipped_cells=result.skipped_cells, warnings=result.warnings, env=env or runs.environment(),
+        command=options.command, executed_notebook=executed)
+    if options.exercises and result.exercises:
+        result.record["exercises"] = [{"label": r.label, "ok": r.ok, "wrong_answers": r.wrong_answers,
+                                       "seconds": round(r.seconds, 2), "problems": r.problems}
+                                      for r in result.exercises]
+    result.record["wall_seconds"] = round(result.wall_seconds, 2)
+    result.record["cpu_seconds"] = round(result.cpu_seconds, 2)
+    if os.environ.get(STEPS_ENV):  # run by `make test` (tools/steps.py): the file of its step times
+        result.record["steps"] = runs.relative_path(Path(os.environ[STEPS_ENV]), options.root)
+    if options.records is not None:
+        runs.write_record(options.records, result.record)
+    if options.book_cache is not None and result.passed:
+        cache_executed(options.book_cache, result.path, result.executed, result.seconds)
+        result.cached = True
+
+
+def cache_executed(cache_path: Path, path: Path, executed: Any, seconds: float) -> None:
+    """Store an executed notebook in a Jupyter Book (jupyter-cache) cache, where the book's build finds it.
+
+    The cache matches a notebook by the hash of its code cells' sources and metadata and its kernelspec, so the
+    executed notebook keeps every cell's metadata as the source has it (nbclient ran without timing metadata)."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.base import CacheBundleIn
+
+    cache = get_cache(str(cache_path))
+    bundle = CacheBundleIn(copy.deepcopy(executed), str(path.resolve()),
+                           data={"execution_seconds": round(seconds, 2), "executor": EXECUTOR})
+    cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+
+
+def book_cache_problems(cache_path: Path, paths: Iterable[Path]) -> list[str]:
+    """Notebooks whose entry in the book's cache was not written by this executor: the book executed them.
+
+    After `make test`'s book build every notebook's entry must be this executor's; a notebook the build had to
+    execute gets an entry written by the build (or none, if it failed)."""
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(str(cache_path))
+    problems = []
+    for path in paths:
+        try:
+            record = cache.match_cache_notebook(nbformat.read(str(path), as_version=4))
+        except KeyError:
+            problems.append(f"{_name(path, ROOT)}: not in {cache_path}")
+            continue
+        if record.data.get("executor") != EXECUTOR:
+            problems.append(f"{_name(path, ROOT)}: the book build executed it (cache entry {record.pk})")
+    return problems
+
+
+def execute_notebook(path: Path, options: Options | None = None) -> Result:
+    """Run one notebook to the end (or, with stop_after_last_check, to its last proved check)."""
+    return asyncio.run(execute_async(path, options or Options()))
+
+
+class MemoryWatch:
+    """The peak of the resident memory of this process and all its descendants, sampled twice a second."""
+
+    def __init__(self, interval: float = 0.5) -> None:
+        self.interval = interval
+        self.peak_bytes = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> MemoryWatch:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.peak_bytes = max(self.peak_bytes, tree_rss(os.getpid()))
+
+    @staticmethod
+    def sample() -> int:
+        return tree_rss(os.getpid())
+
+
+def tree_rss(pid: int) -> int:
+    """Resident bytes of a process and its descendants (0 where /proc cannot be read)."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        child = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(child)
+        rss[child] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        total += rss.get(current, 0)
+        todo += children.get(current, [])
+    return total
+
+
+def expected_seconds(path: Path, release: str | None = None) -> float:
+    """How long a notebook ran last time (committed CPU records of the taught release), else its budget."""
+    notebook = runs.relative_path(path)
+    for _, record in runs.load_records(runs.RUNS / f"cpu-torch-{release or _taught()}"):
+        if record["notebook"] == notebook:
+            return float(record["seconds"])
+    try:
+        return float(read_notebook(path)["metadata"]["course"]["budget_seconds"])
+    except (CourseError, KeyError, TypeError, ValueError):
+        return 30.0
+
+
+def _taught() -> str:
+    from tools.matrix import taught_release
+
+    return taught_release()
+
+
+def runs_alone(path: Path) -> bool:
+    """A notebook that starts processes of its own (course.multi_process) keeps the machine to itself."""
+    try:
+        return bool(read_notebook(path)["metadata"]["course"]["multi_process"])
+    except (CourseError, KeyError, TypeError):
+        return False
+
+
+def schedule(paths: Sequence[Path]) -> list[Path]:
+    """The order to start notebooks in: the longest first, so that the last ones to finish are short."""
+    try:
+        return sorted(paths, key=lambda p: -expected_seconds(p))
+    except CourseError:  # malformed committed records: keep the given order
+        return list(paths)
+
+
+async def execute_many(paths: Sequence[Path], options: Options, jobs: int = 1,
+                       done: Callable[[Path, Result | BaseException], None] | None = None) -> dict[Path, Result]:
+    """Run notebooks `jobs` at a time (a notebook that runs alone takes every slot); `done` hears of each."""
+    env = runs.environment()
+    free = jobs
+    turn = asyncio.Condition()
+    results: dict[Path, Result] = {}
+
+    async def one(path: Path) -> None:
+        nonlocal free
+        need = jobs if runs_alone(path) else 1
+        async with turn:
+            await turn.wait_for(lambda: free >= need)
+            free -= need
+        try:
+            result: Result | BaseException = await execute_async(path, options, env)
+        except Exception as error:  # a notebook that cannot be read or whose kernel cannot start
+            result = error
+        finally:
+            async with turn:
+                free += need
+                turn.notify_all()
+        if isinstance(result, Result):
+            results[path] = result
+        if done is not None:
+            done(path, result)
+
+    started = []
+    for path in schedule(paths):  # started in this order: each waits for a free slot, first come first served
+        started.append(asyncio.ensure_future(one(path)))
+        await asyncio.sleep(0)
+    await asyncio.gather(*started)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.execute", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: every one under notebooks/)")
+    parser.add_argument("--jobs", type=int, default=1, help="notebooks run at a time (default 1)")
+    parser.add_argument("--no-exercises", dest="exercises", action="store_false", help="do not prove the exercises")
+    parser.add_argument("--records", type=Path, help="write the run records here")
+    parser.add_argument("--executed", type=Path, help="write the executed notebooks here")
+    parser.add_argument("--book-cache", type=Path, help=f"store passing notebooks in this book cache ({BOOK_CACHE})")
+    parser.add_argument("--command", default="python -m tools.execute", help="what ran them, for the records")
+    parser.add_argument("--check-book-cache", type=Path, nargs="?", const=BOOK_CACHE, metavar="DIR",
+                        help="check that the book build executed no notebook, then exit")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or notebook_paths()
+    if args.check_book_cache is not None:
+        problems = book_cache_problems(args.check_book_cache, paths)
+        for problem in problems:
+            print(f"book cache: {problem}")
+        print(f"book cache: {len(paths) - len(problems)} of {len(paths)} notebook(s) shown from the checked run; "
+              f"the book build executed {len(problems)}")
+        return 1 if problems else 0
+    options = Options(exercises=args.exercises, command=args.command, records=args.records, executed=args.executed,
+                      book_cache=args.book_cache)
+
+    def done(path: Path, result: Result | BaseException) -> None:
+        if isinstance(result, BaseException):
+            print(f"FAIL {_name(path, ROOT)}: {type(result).__name__}: {result}", flush=True)
+            return
+        state = "ok  " if result.passed and all(r.ok for r in result.exercises) else "FAIL"
+        print(f"{state} {result.name}: cells {result.seconds:.1f} s, all {result.wall_seconds:.1f} s "
+              f"({result.cpu_seconds:.1f} s of CPU), {result.peak_bytes / 2**20:.0f} MiB", flush=True)
+        if result.failure:
+            print(f"     {result.failure.error}", flush=True)
+        for report in result.exercises:
+            if not report.ok:
+                print(f"     {report}", flush=True)
+
+    started = time.perf_counter()
+    try:
+        with MemoryWatch() as memory:
+            results = asyncio.run(execute_many(paths, options, args.jobs, done))
+    except CourseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    records = [r.record for r in results.values() if r.record is not None]
+    print("\n".join(runs.timing_report(records)))
+    failed = len(paths) - sum(r.passed and all(e.ok for e in r.exercises) for r in results.values())
+    print(f"{failed} failure(s) in {len(paths)} notebook(s), {time.perf_counter() - started:.1f} s, "
+          f"{args.jobs} at a time, peak memory {memory.peak_bytes / 2**30:.2f} GiB")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

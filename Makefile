@@ -29,7 +29,7 @@ help:
 	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers (quick loop)"
 	@echo "make quiz    regenerate the quiz cells (tools/snippets/quiz_*.py) from quizzes/*.yml"
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
-	@echo "make flaky   the matrix three times per release; a notebook that passes and fails is flaky"
+	@echo "make flaky   the matrix three times per release, notebooks that start processes 29 times (RELEASE=R: one)"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
 	@echo "make record-runs  execute every notebook on this machine's accelerator and keep the outputs in results/"
 	@echo "make status  print where each notebook has run, from results/runs"
@@ -98,8 +98,12 @@ notebooks: $(VENV)/.test-deps
 matrix: $(VENV)/.test-deps
 	$(PY) -m tools.matrix run --skip-fresh
 
+# Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all: enough to see a
+# one-in-ten failure with 95% probability (tools.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
+FLAKY_RUNS := 29
 flaky: $(VENV)/.test-deps
-	$(PY) -m tools.matrix run --repeat 3 --command-name "make flaky"
+	$(PY) -m tools.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \
+		$(if $(RELEASE),--releases $(RELEASE))
 
 records: $(VENV)/.test-deps
 	$(PY) -m tools.matrix records

@@ -157,8 +157,7 @@ def _cell_html(cell: runs.Cell | None) -> str:
     if cell is None:
         return '<span class="run-none">not yet run</span>'
     memory = f", {cell.peak_memory_bytes / 2**30:.1f} GB" if cell.peak_memory_bytes else ""
-    runs_text = f", {cell.failures} of {cell.runs} runs failed" if cell.state == "flaky" else ""
-    when = f"{cell.date}, {cell.seconds:.0f} s{memory}{runs_text}"
+    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {runs.verdict_text(cell)}"
     if cell.state == "stale":
         when = f"sources changed since {cell.date}"
     link = f'<a href="../{html.escape(cell.record.replace("results/", "", 1))}">{STATE_TEXT[cell.state]}</a>'

@@ -92,6 +92,7 @@ def test_stale_and_flaky_records(tmp_path: Path) -> None:
     runs.write_record(folder / "run-2", {**record, "outcome": "fail", "failed_cell": {"index": 1, "error": "x"}})
     [cell] = runs.status(runs.load_records(folder), book)
     assert (cell.state, cell.runs, cell.failures) == ("flaky", 2, 1)
+    assert runs.verdict_text(cell) == "1 of 2 runs failed"
     notebook = read_notebook(path)
     notebook["cells"][1]["source"] = "print('edited')"
     write_notebook(path, notebook)
@@ -125,3 +126,33 @@ def test_a_recorded_run_renders_without_execution(tmp_path: Path) -> None:
     status = json.loads((html / "run-status.json").read_text())
     assert [c["state"] for c in status["cells"]] == ["pass"]
     assert (html / status["cells"][0]["record"].replace("results/", "", 1)).is_file(), "each cell links its record"
+
+
+def test_a_steady_verdict_says_how_many_runs_it_rests_on(tmp_path: Path) -> None:
+    book = _tiny_book(tmp_path)
+    current = runs.source_hash(read_notebook(book / "notebooks" / "demo" / "hello.ipynb"))
+    folder = book / "results" / "runs"
+    for attempt in range(1, 30):
+        runs.write_record(folder / f"run-{attempt}", _record("notebooks/demo/hello.ipynb", sha=current))
+    [cell] = runs.status(runs.load_records(folder), book)
+    assert (cell.state, runs.verdict_text(cell)) == ("pass", "steady over 29 runs")
+
+
+def test_the_flaky_detector_runs_enough_to_see_one_failure_in_ten() -> None:
+    assert matrix.repeats_to_see(0.1, 0.95) == 29
+    assert 1 - 0.9**29 >= 0.95 > 1 - 0.9**28
+    makefile = (ROOT / "Makefile").read_text()
+    assert f"FLAKY_RUNS := {matrix.repeats_to_see(0.1, 0.95)}" in makefile
+
+
+def test_each_record_says_how_many_runs_its_verdict_rests_on(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(matrix, "_run_folder", lambda release, attempt: tmp_path / f"run-{attempt}")
+    steady, flaky = "notebooks/a/steady.ipynb", "notebooks/b/flaky.ipynb"
+    for attempt in (1, 2, 3):
+        runs.write_record(tmp_path / f"run-{attempt}", _record(steady))
+        runs.write_record(tmp_path / f"run-{attempt}", _record(flaky, outcome="fail" if attempt == 2 else "pass"))
+    runs.write_record(tmp_path / "run-4", _record(flaky))  # a multi-process notebook's extra run
+    assert matrix.mark_flaky("2.13.0", 4) == [flaky]
+    for _, record in runs.load_records(tmp_path):
+        expected = (4, True) if record["notebook"] == flaky else (3, False)
+        assert (record["verdict_runs"], record["flaky"]) == expected, record

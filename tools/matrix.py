@@ -25,11 +25,13 @@ import argparse
 import datetime
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -114,46 +116,71 @@ def fresh(release: str) -> bool:
     return True
 
 
-def notebooks_command(python: str, records: Path, command: str, *extra: str, jobs: int = JOBS) -> list[str]:
-    """Every notebook executed once by the course's plugin (cells and exercises), its run records into `records`."""
+def notebooks_command(python: str, records: Path, command: str, *extra: str, jobs: int = JOBS,
+                      targets: Sequence[str] = ("notebooks",)) -> list[str]:
+    """The notebooks of `targets` (default: all) executed once by the course's plugin (cells and exercises), their
+    run records into `records`."""
     return [python, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--execute", f"--jobs={jobs}",
-            "--run-records", str(records), "--run-command", command, "-q", *extra, "notebooks"]
+            "--run-records", str(records), "--run-command", command, "-q", *extra, *targets]
 
 
-def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None) -> int:
-    """Execute every notebook once on one release; the pytest exit code."""
+def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None,
+                targets: Sequence[str] = ("notebooks",)) -> int:
+    """Execute the notebooks of `targets` (default: all) once on one release; the pytest exit code."""
     python = venv_python(release)
     folder = _run_folder(release, attempt)
     shutil.rmtree(folder, ignore_errors=True)
     print(f"matrix: torch {release}, run {attempt}", flush=True)
-    args = notebooks_command(str(python), folder, command, *(extra or []))
+    args = notebooks_command(str(python), folder, command, *(extra or []), targets=targets)
     return subprocess.run(args, cwd=ROOT, check=False).returncode
 
 
+def multi_process_notebooks(root: Path = ROOT) -> list[str]:
+    """The notebooks whose metadata says they start processes (course.multi_process): the flake-prone ones."""
+    found = []
+    for path in notebook_paths(root):
+        course = read_notebook(path).get("metadata", {}).get("course", {})
+        if isinstance(course, dict) and course.get("multi_process") is True:
+            found.append(str(path.relative_to(root)))
+    return found
+
+
+def repeats_to_see(failure_rate: float, probability: float) -> int:
+    """Runs needed to see at least one failure of a notebook that fails at `failure_rate`, with `probability`."""
+    return math.ceil(math.log(1 - probability) / math.log(1 - failure_rate))
+
+
 def mark_flaky(release: str, attempts: int) -> list[str]:
-    """Notebooks that passed and failed across the attempts on one release; their records say so."""
-    outcomes: dict[str, set[str]] = {}
+    """Notebooks that passed and failed across the attempts on one release. Every record of a notebook run more
+    than once says how many runs its verdict rests on (`verdict_runs`) and whether it is flaky."""
+    outcomes: dict[str, list[str]] = {}
     loaded = []
     for attempt in range(1, attempts + 1):
         for path, record in runs.load_records(_run_folder(release, attempt)):
-            outcomes.setdefault(record["notebook"], set()).add(record["outcome"])
+            outcomes.setdefault(record["notebook"], []).append(record["outcome"])
             loaded.append((path, record))
-    flaky = sorted(notebook for notebook, seen in outcomes.items() if len(seen) == 2)
+    flaky = sorted(notebook for notebook, seen in outcomes.items() if len(set(seen)) == 2)
     for path, record in loaded:
-        if record["notebook"] in flaky:
-            record["flaky"] = True
-            path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        record["verdict_runs"] = len(outcomes[record["notebook"]])
+        record["flaky"] = record["notebook"] in flaky
+        path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return flaky
 
 
-def run(selected: list[str], repeat: int, skip_fresh: bool, command: str) -> int:
+def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat_multi_process: int = 0) -> int:
+    """Every notebook `repeat` times per release; then the notebooks that start processes again, up to
+    `repeat_multi_process` runs in all (their failures are rarer and need more runs to show)."""
     failures = []
     for release in selected:
         if skip_fresh and fresh(release):
             print(f"matrix: torch {release}: this checkout's records are fresh and pass; not run again")
             continue
         codes = [run_release(release, attempt, command) for attempt in range(1, repeat + 1)]
-        flaky = mark_flaky(release, repeat) if repeat > 1 else []
+        extra = multi_process_notebooks() if repeat_multi_process > repeat else []
+        codes += [run_release(release, attempt, command, targets=extra)
+                  for attempt in range(repeat + 1, repeat_multi_process + 1) if extra]
+        attempts = max(repeat, repeat_multi_process if extra else 0)
+        flaky = mark_flaky(release, attempts) if attempts > 1 else []
         for notebook in flaky:
             print(f"matrix: FLAKY on torch {release}: {notebook}")
         if any(codes):
@@ -261,6 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     run_parser = commands.add_parser("run", help="run the notebooks on each release")
     run_parser.add_argument("--releases", nargs="+", help="default: every release in torch-matrix.txt")
     run_parser.add_argument("--repeat", type=int, default=1, help="runs per release; >= 3 finds flaky notebooks")
+    run_parser.add_argument("--repeat-multi-process", type=int, default=0, metavar="N",
+                            help="then run the notebooks that start processes again, N runs in all")
     run_parser.add_argument("--skip-fresh", action="store_true", help="skip releases this checkout just ran")
     run_parser.add_argument("--command-name", default="make matrix", help="stored in the records")
     records_parser = commands.add_parser("records", help="run every release --repeat times, refresh results/runs")
@@ -280,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
             unknown = [r for r in selected if r not in matrix]
             if unknown:
                 raise CourseError(f"{unknown} not in {MATRIX_FILE} ({', '.join(matrix)})")
-            if args.repeat < 1:
-                raise CourseError("--repeat must be 1 or more")
-            return run(selected, args.repeat, args.skip_fresh, args.command_name)
+            if args.repeat < 1 or args.repeat_multi_process < 0:
+                raise CourseError("--repeat must be 1 or more, and --repeat-multi-process 0 or more")
+            return run(selected, args.repeat, args.skip_fresh, args.command_name, args.repeat_multi_process)
         if args.command == "records":
             if args.repeat < 1:
                 raise CourseError("--repeat must be 1 or more")

@@ -33,6 +33,11 @@ Records written by tools/execute.py add (optional; the checks above ignore them)
       "exercises": [{"label": "…", "ok": true, "wrong_answers": 3, "seconds": 1.2, "problems": []}],
       "steps": "_build/runs/make-test-steps.json"   # under `make test`: its step times
 
+Records of repeated runs (`make flaky`, `make records`: tools/matrix.py's mark_flaky) add:
+
+      "verdict_runs": 29,              # the runs of this notebook on this release the verdict rests on
+      "flaky": false                   # true when it both passed and failed in them
+
 Records live in two places: `_build/runs/` for the runs of this checkout (never committed) and
 `results/runs/` for the committed ones, refreshed by `make records`. The status page and the
 line on every notebook page are computed from `results/runs/`: a record whose source hash
@@ -375,6 +380,17 @@ def status(records: Iterable[tuple[Path, dict[str, Any]]], root: Path = ROOT) ->
             record=relative_path(newest_path, root), executed_notebook=newest.get("executed_notebook"),
         ))
     return cells
+
+
+def verdict_text(cell: Cell) -> str:
+    """How many runs a cell's verdict rests on, as the status page says it."""
+    if cell.state == "flaky":
+        return f"{cell.failures} of {cell.runs} runs failed"
+    if cell.state == "pass":
+        return f"steady over {cell.runs} runs" if cell.runs > 1 else "1 run"
+    if cell.state == "fail":
+        return f"failed {cell.failures} of {cell.runs} runs" if cell.runs > 1 else "1 run, failed"
+    return ""
 
 
 def relative_path(path: Path, root: Path = ROOT) -> str:

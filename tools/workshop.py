@@ -90,19 +90,20 @@ ROOMS = (
     Room("nvidia", "NVIDIA laptops or workstations",
          "practitioners who train or serve on NVIDIA GPUs (a CUDA 12.6+ driver; CUDA 13.1+ for graph annotations)",
          frozenset({"cuda", "cpu"}), ("notebooks/platforms/cuda",),
-         ("notebooks/graphs/graph-annotations", "notebooks/optimizers-and-compiler/fused-adagrad")),
+         (TORCHSCRIPT, "notebooks/graphs/graph-annotations", "notebooks/optimizers-and-compiler/fused-adagrad")),
     Room("apple", "Apple silicon laptops",
          "developers on Macs with M-series chips (MPS), who also run the CPU paths",
          frozenset({"mps", "cpu"}), ("notebooks/platforms/mps",),
-         ("notebooks/mx-quantization/mx-export",)),
+         (TORCHSCRIPT, "notebooks/mx-quantization/mx-export")),
     Room("cpu", "CPU-only laptops or Colab",
          "learners without a GPU, on their laptop, Binder or a Colab CPU runtime",
          frozenset({"cpu"}), (KYA,),
-         ("notebooks/optimizers-and-compiler/fused-adagrad", "notebooks/mx-quantization/mx-from-first-principles")),
+         (TORCHSCRIPT, "notebooks/optimizers-and-compiler/fused-adagrad",
+          "notebooks/mx-quantization/mx-from-first-principles")),
     Room("mixed", "A mixed room",
          "a conference tutorial: some NVIDIA, some Mac, some CPU-only; everyone runs the CPU paths together",
          frozenset({"cpu"}), (KYA,),
-         ("notebooks/optimizers-and-compiler/fused-adagrad",)),
+         (TORCHSCRIPT, "notebooks/optimizers-and-compiler/fused-adagrad")),
 )
 
 
@@ -126,8 +127,8 @@ OBJECTIVES = (
               "eager", (KNOBS,)),
     Objective("distributed", "start a two-process job with `torchrun` on the CPU and check its collectives",
               (TORCHRUN,)),
-    Objective("migration", "run the upgrade scanner on their own project and move TorchScript code to "
-              "`torch.export`", (UPGRADE, SCANNER), full_day_only=(TORCHSCRIPT,), half_day_exercise=True),
+    Objective("migration", "upgrade a project to 2.12: fix what breaks, and run the upgrade scanner on their own "
+              "code", (UPGRADE, SCANNER), half_day_exercise=True),
 )
 
 # Lessons that list no platform of a room but still run their core for real there; the schedule shows the note.

@@ -3,7 +3,7 @@
     python -m tools.lesson_size                 a table of every lesson: words, visible and hidden code lines,
                                                 PR references in the body, version branches, minutes
     python -m tools.lesson_size NOTEBOOK ...    only these notebooks
-    python -m tools.lesson_size --check         exit 1 when a lesson is over a limit (or over its ceiling, below)
+    python -m tools.lesson_size --check         exit 1 when a lesson is over a limit
 
 What counts (GUIDE.md, "Size"): the *teaching cells* of a lesson are its cells except
 - the header (the first cell: title, objectives, prerequisites, time, runs on);
@@ -25,7 +25,7 @@ In the teaching cells:
 The timing rule (TIMING): teaching minutes = words / 130 (speaking) + visible code lines / 15 (read aloud, about 4 s
 a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run time + 2 minutes for the header and
 the summary + 1.5 minutes of questions per new idea (the bullets of "What you will learn"), rounded up to 5 minutes.
-Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). GUIDE.md says how the rule compares
+Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). The README says how the rule compares
 with lessons timed by a careful read-through.
 """
 
@@ -39,7 +39,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
+from tools.course import EXERCISE, ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
+from tools.exercises import exercise_cells
 
 # ---- limits (GUIDE.md, "Size") ---------------------------------------------------------------------------------------
 MAX_WORDS = 1200
@@ -131,10 +132,12 @@ def objectives(notebook: dict[str, Any]) -> int:
     return count
 
 
-def teaching_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
+def teaching_cells(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]]:
     """The cells a lesson teaches with (module docstring): no header, stamps, exercises or closing sections."""
     cells = notebook["cells"]
     skipped: set[int] = {0}
+    for exercise in exercise_cells(notebook, path):  # the harness's own pairing of solution and check
+        skipped |= {exercise.solution, exercise.check}
     closing_level: int | None = None
     for index, cell in enumerate(cells):
         source, tags = cell_source(cell), cell_tags(cell)
@@ -151,13 +154,8 @@ def teaching_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
                     closing_level = len(closed.group(1))
         if closing_level is not None:
             skipped.add(index)
-        if any(tag.startswith("stamp:") for tag in tags) or "```{exercise}" in source:
+        if any(tag.startswith("stamp:") for tag in tags) or EXERCISE.search(source):
             skipped.add(index)
-        if "solution" in tags:
-            skipped.add(index)
-            following = next((i for i in range(index + 1, len(cells)) if cells[i]["cell_type"] == "code"), None)
-            if following is not None:
-                skipped.add(following)
     return [cell for index, cell in enumerate(cells) if index not in skipped]
 
 
@@ -169,10 +167,9 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
         timing = course.get("timing", {}) if isinstance(course, dict) else {}
         run_seconds = float(timing.get("seconds", 0.0)) if isinstance(timing, dict) else 0.0
     size = LessonSize(path=path, run_seconds=run_seconds, objectives=objectives(notebook))
-    for cell in notebook["cells"]:
-        if "%%writefile -a" in cell_source(cell) or "%%writefile --append" in cell_source(cell):
-            size.appended_scripts += 1
-    for cell in teaching_cells(notebook):
+    sources = [cell_source(cell) for cell in notebook["cells"]]
+    size.appended_scripts = sum("%%writefile -a" in text or "%%writefile --append" in text for text in sources)
+    for cell in teaching_cells(notebook, path):
         source, tags = cell_source(cell), set(cell_tags(cell))
         if cell["cell_type"] == "markdown":
             prose = FOOTNOTE.sub("", FENCE.sub("", source))
@@ -188,9 +185,8 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
             if TYPED_TAG in tags:
                 size.typed_code += lines
             if VERSION_TAG not in tags:
-                size.version_branches += sum(
-                    1 for line in source.splitlines()
-                    if VERSION_BRANCH.search(line.split("#")[0]) and DECIDES.search(line.split("#")[0]))
+                code = [line.split("#")[0] for line in source.splitlines()]
+                size.version_branches += sum(1 for line in code if VERSION_BRANCH.search(line) and DECIDES.search(line))
     return size
 
 

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tools import runs
+from tools import execute, runs
 from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
 
 MATRIX_FILE = ROOT / "torch-matrix.txt"
@@ -136,13 +136,9 @@ def run_release(release: str, attempt: int, command: str, extra: list[str] | Non
 
 
 def multi_process_notebooks(root: Path = ROOT) -> list[str]:
-    """The notebooks whose metadata says they start processes (course.multi_process): the flake-prone ones."""
-    found = []
-    for path in notebook_paths(root):
-        course = read_notebook(path).get("metadata", {}).get("course", {})
-        if isinstance(course, dict) and course.get("multi_process") is True:
-            found.append(str(path.relative_to(root)))
-    return found
+    """The notebooks that start processes (course.multi_process, which the executor also runs alone): the
+    flake-prone ones."""
+    return [str(path.relative_to(root)) for path in notebook_paths(root) if execute.runs_alone(path)]
 
 
 def repeats_to_see(failure_rate: float, probability: float) -> int:
@@ -177,9 +173,8 @@ def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat
             continue
         codes = [run_release(release, attempt, command) for attempt in range(1, repeat + 1)]
         extra = multi_process_notebooks() if repeat_multi_process > repeat else []
-        codes += [run_release(release, attempt, command, targets=extra)
-                  for attempt in range(repeat + 1, repeat_multi_process + 1) if extra]
-        attempts = max(repeat, repeat_multi_process if extra else 0)
+        attempts = repeat_multi_process if extra else repeat
+        codes += [run_release(release, attempt, command, targets=extra) for attempt in range(repeat + 1, attempts + 1)]
         flaky = mark_flaky(release, attempts) if attempts > 1 else []
         for notebook in flaky:
             print(f"matrix: FLAKY on torch {release}: {notebook}")

@@ -1,4 +1,5 @@
-"""The chapter quizzes: valid sources, generated cells that match them, a static rendering and a live form."""
+"""The quizzes: valid sources, each question asked in the lesson that teaches it through one stamped runtime, a
+static rendering, a live form, and a room page without answers."""
 
 from __future__ import annotations
 
@@ -13,21 +14,34 @@ from tools import quiz
 from tools.course import ROOT, CourseError, cell_source, cell_tags, practice_chapters, read_notebook, write_notebook
 
 QUIZZES = quiz.quizzes()
+ASKED = quiz.lesson_questions()
 
 
-def test_every_practice_chapter_has_one_quiz_of_three_to_five_questions() -> None:
+def test_every_practice_chapter_has_one_quiz_of_three_to_eight_questions() -> None:
     assert [q.chapter for q in QUIZZES] == [c.stem for c in practice_chapters()]
     for each in QUIZZES:
         assert quiz.MIN_QUESTIONS <= len(each.questions) <= quiz.MAX_QUESTIONS, each.chapter
-        assert each.notebook == next(c for c in practice_chapters() if c.stem == each.chapter).notebooks[-1]
 
 
-def test_generated_snippets_match_their_quizzes() -> None:
-    assert quiz.stale_snippets() == [], "run `python -m tools.quiz snippets`"
+def test_every_notebook_carries_exactly_its_questions() -> None:
+    assert quiz.expected_notebooks() == {}, "run `python -m tools.quiz attach`"
 
 
-def _run_snippet(source: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict[str, Any]]:
-    """Run a quiz cell outside a kernel; return what it displayed and its namespace."""
+def test_the_room_page_is_fresh() -> None:
+    assert not quiz.stale_room_page(), "run `python -m tools.quiz room`"
+
+
+def _cell_sources(entry: str) -> str:
+    """The runtime and the question cell of a lesson, as one source: what a kernel runs."""
+    cells = read_notebook(ROOT / f"{entry}.ipynb")["cells"]
+    runtime = [c for c in cells if f"stamp:{quiz.RUNTIME}" in cell_tags(c)]
+    data = [c for c in cells if quiz.DATA_TAG in cell_tags(c)]
+    assert len(runtime) == len(data) == 1, entry
+    return cell_source(runtime[0]) + "\n" + cell_source(data[0])
+
+
+def _run_cells(source: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], dict[str, Any]]:
+    """Run quiz cells outside a kernel; return what they displayed and their namespace."""
     import IPython.display
 
     shown: list[Any] = []
@@ -37,56 +51,83 @@ def _run_snippet(source: str, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any
     return shown, namespace
 
 
-@pytest.mark.parametrize("each", QUIZZES, ids=lambda q: q.chapter)
-def test_the_cell_shows_every_answer_in_a_toggle_and_its_form_gives_feedback(
-        each: quiz.Quiz, monkeypatch: pytest.MonkeyPatch) -> None:
-    shown, namespace = _run_snippet(quiz.render(each), monkeypatch)
+@pytest.mark.parametrize("entry", list(ASKED), ids=lambda e: e.rsplit("/", 1)[-1])
+def test_the_cells_show_every_answer_in_a_toggle_and_the_form_gives_feedback(
+        entry: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    _, questions = ASKED[entry]
+    shown, namespace = _run_cells(_cell_sources(entry), monkeypatch)
     page = shown[0].data
-    assert page.count("<details><summary>Answer</summary>") == len(each.questions)
-    for number, question in enumerate(each.questions, 1):
+    assert page.count("<details><summary>Answer</summary>") == len(questions)
+    for number, question in enumerate(questions, 1):
         correct = quiz.LETTERS[question.answer]
         answer = page.split("<summary>Answer</summary>")[number].split("</details>")[0]
         assert answer.startswith(f"<p>({correct}) "), f"question {number}: the toggle shows another choice"
     assert "application/vnd.jupyter.widget-view+json" in shown[1]
-    form = namespace["form"]
+    form = namespace["quiz_form"]
     picks = [child for child in form.children if hasattr(child, "options")]
     button, feedback = form.children[-2], form.children[-1]
-    for pick, question in zip(picks, each.questions, strict=True):
+    for pick, question in zip(picks, questions, strict=True):
         pick.value = question.answer
     button.click()
-    assert f"{len(each.questions)} of {len(each.questions)} right" in feedback.value
-    picks[0].value = (each.questions[0].answer + 1) % len(each.questions[0].choices)
+    assert f"{len(questions)} of {len(questions)} right" in feedback.value
+    picks[0].value = (questions[0].answer + 1) % len(questions[0].choices)
+    button.click()
+    assert f"{len(questions) - 1} of {len(questions)} right" in feedback.value and "1. not quite" in feedback.value
     picks[-1].value = None
     button.click()
-    assert f"{len(each.questions) - 2} of {len(each.questions)} right" in feedback.value
-    assert "1. not quite" in feedback.value and f"{len(each.questions)}. not answered yet" in feedback.value
+    assert f"{len(questions)}. not answered yet" in feedback.value
 
 
-def test_the_cell_works_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_room_mode_shows_no_answer_until_revealed(monkeypatch: pytest.MonkeyPatch) -> None:
+    entry = next(e for e, (_, questions) in ASKED.items() if len(questions) >= 2)
+    source = _cell_sources(entry).replace("show_quiz(QUIZ)", "show_quiz(QUIZ, room=True)")
+    shown, namespace = _run_cells(source, monkeypatch)
+    _, questions = ASKED[entry]
+    assert "<details>" not in shown[0].data and "Answer" not in shown[0].data
+    form = namespace["quiz_form"]
+    button, feedback = form.children[-2], form.children[-1]
+    assert button.description == "Reveal the answers" and feedback.value == ""
+    button.click()
+    for number, question in enumerate(questions, 1):
+        assert f"{number}. ({quiz.LETTERS[question.answer]}) " in feedback.value
+
+
+def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import raises ImportError
-    shown, namespace = _run_snippet(quiz.render(QUIZZES[0]), monkeypatch)
-    assert len(shown) == 1 and "<details>" in shown[0].data and "form" not in namespace
+    shown, namespace = _run_cells(_cell_sources(next(iter(ASKED))), monkeypatch)
+    assert len(shown) == 1 and "<details>" in shown[0].data and namespace["quiz_form"] is None
 
 
-def test_the_cell_runs_in_a_kernel_with_no_repository_files(tmp_path: Path) -> None:
-    """The stamped cell alone, executed where no course file is (as on Colab)."""
+def test_the_cells_run_in_a_kernel_with_no_repository_files(tmp_path: Path) -> None:
+    """The stamped runtime and a question cell alone, executed where no course file is (as on Colab)."""
     import nbformat
     from nbclient import NotebookClient
 
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(quiz.render(QUIZZES[0]))])
+    runtime, data = _cell_sources(next(iter(ASKED))).split("\n# @title Self-check quiz")
+    cells = [nbformat.v4.new_code_cell(runtime), nbformat.v4.new_code_cell("# @title Self-check quiz" + data)]
+    notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     NotebookClient(notebook, timeout=120, resources={"metadata": {"path": str(tmp_path)}}).execute()
-    outputs = notebook.cells[0].outputs
+    assert notebook.cells[0].outputs == []
+    outputs = notebook.cells[1].outputs
     assert [o.output_type for o in outputs] == ["display_data", "display_data"]
     assert "<summary>Answer</summary>" in outputs[0].data["text/html"]
     assert outputs[1].data["text/plain"] == "(in a live notebook, an answer form appears here)"
     assert "application/vnd.jupyter.widget-view+json" in outputs[1].data
 
 
+def test_the_room_page_holds_every_question_with_its_answer_closed() -> None:
+    page = quiz.room_page()
+    assert "<details open" not in page
+    assert page.count("<details><summary>Answer</summary>") == sum(len(q.questions) for q in QUIZZES)
+    for entry in ASKED:
+        assert f"<../{entry}>`" in page
+
+
 # ---- validation and attach, on a small book of their own ----------------------------------------------------------
 
-GOOD = {"questions": [{"text": f"Question {n}?", "choices": ["yes", "no"], "answer": 1, "reason": "Because."}
-                      for n in range(3)]}
+GOOD = {"questions": [{"lesson": "first" if n == 0 else "last", "text": f"Question {n}?", "choices": ["yes", "no"],
+                       "answer": 1, "reason": "Because."} for n in range(3)]}
 
 
 def _book(tmp_path: Path, good_notebook: dict[str, Any]) -> Path:
@@ -102,6 +143,8 @@ def _book(tmp_path: Path, good_notebook: dict[str, Any]) -> Path:
         write_notebook(tmp_path / "notebooks" / "one" / f"{name}.ipynb", good_notebook)
     (tmp_path / "quizzes").mkdir()
     _write(tmp_path, GOOD)
+    (tmp_path / "tools" / "snippets").mkdir(parents=True)
+    (tmp_path / "tools" / "snippets" / "quiz.py").write_text((ROOT / "tools" / "snippets" / "quiz.py").read_text())
     return tmp_path
 
 
@@ -111,13 +154,16 @@ def _write(book: Path, data: Any, name: str = "one") -> None:
 
 def test_a_valid_quiz_is_read(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     (found,) = quiz.quizzes(_book(tmp_path, good_notebook))
-    assert (found.chapter, found.title, found.notebook, found.snippet) == (
-        "one", "Chapter one", "notebooks/one/last", "quiz_one")
-    assert found.questions[0] == quiz.Question("Question 0?", ("yes", "no"), 1, "Because.")
+    assert (found.chapter, found.title) == ("one", "Chapter one")
+    assert found.questions[0] == quiz.Question("Question 0?", ("yes", "no"), 1, "Because.", "notebooks/one/first")
+    assert {lesson: len(questions) for lesson, questions in found.lessons().items()} == {
+        "notebooks/one/first": 1, "notebooks/one/last": 2}
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda q: q["questions"].pop(), "has 2 question(s); a quiz has 3 to 5"),
+    (lambda q: q["questions"].pop(), "has 2 question(s); a quiz has 3 to 8"),
+    (lambda q: q["questions"][1].update(lesson="elsewhere"), "question 2: 'lesson' must name one of the chapter's "
+                                                              "notebooks (first, last); got 'elsewhere'"),
     (lambda q: q["questions"][1].update(answer=2), "question 2: 'answer' must be the index (from 0) of the correct "
                                                    "choice, 0 to 1; got 2"),
     (lambda q: q["questions"][0].update(answer=True), "question 1: 'answer' must be the index"),
@@ -141,17 +187,20 @@ def test_invalid_quizzes_get_clear_errors(tmp_path: Path, good_notebook: dict[st
 # A quiz as a person writes it: a header comment, then the questions, with `{reason}` as the last value.
 RAW = """# Self-check quiz for chapters/one.md.
 questions:
-  - text: Question 0?
+  - lesson: first
+    text: Question 0?
     choices: [up, down]
     answer: 1
     reason: {reason}
-  - text: Question 1?
+  - lesson: last
+    text: Question 1?
     choices:
       - up
       - down
     answer: 1
     reason: Because.
-  - text: Question 2?
+  - lesson: last
+    text: Question 2?
     choices: [up, down]
     answer: 1
     reason: Because.
@@ -167,12 +216,12 @@ def test_quoted_text_with_a_hash_is_kept_whole(tmp_path: Path, good_notebook: di
 
 @pytest.mark.parametrize(("change", "line"), [
     # How the issue found text cut off (a reason), and the other places an unquoted ' #' or a comment can hide.
-    (lambda raw: raw.format(reason="Fixed in #1 and #2; see both."), 6),
-    (lambda raw: raw.format(reason="Fixed.").replace("      - down\n", "      - down #1\n"), 10),
-    (lambda raw: raw.format(reason="Fixed.").replace("text: Question 2?", "text: Is C #1?"), 13),
-    (lambda raw: raw.format(reason="Fixed.").replace("answer: 1", "answer: 1  # index from 0", 1), 5),
-    (lambda raw: raw.format(reason="Fixed.").replace("  - text: Question 1?", "  # a note\n  - text: Question 1?"), 7),
-    (lambda raw: raw.format(reason="Fixed.") + "# a closing note\n", 17),
+    (lambda raw: raw.format(reason="Fixed in #1 and #2; see both."), 7),
+    (lambda raw: raw.format(reason="Fixed.").replace("      - down\n", "      - down #1\n"), 12),
+    (lambda raw: raw.format(reason="Fixed.").replace("text: Question 2?", "text: Is C #1?"), 16),
+    (lambda raw: raw.format(reason="Fixed.").replace("answer: 1", "answer: 1  # index from 0", 1), 6),
+    (lambda raw: raw.format(reason="Fixed.").replace("    text: Question 1?", "    # note\n    text: Question 1?"), 9),
+    (lambda raw: raw.format(reason="Fixed.") + "# a closing note\n", 20),
 ])
 def test_an_unquoted_hash_fails_instead_of_losing_text(tmp_path: Path, good_notebook: dict[str, Any], change: Any,
                                                         line: int) -> None:
@@ -209,36 +258,35 @@ def test_text_that_would_read_back_wrongly_is_refused(tmp_path: Path, good_noteb
     _write(book, data)
     (found,) = quiz.quizzes(book)
     with pytest.raises(CourseError, match="would read back wrongly"):
-        quiz.render(found, book)
+        quiz.data_source(found, found.questions, book)
 
 
-def test_attach_appends_once_and_restamps(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+def test_attach_asks_each_question_in_its_lesson_once(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     book = _book(tmp_path, good_notebook)
-    last = book / "notebooks" / "one" / "last.ipynb"
+    first, last = (book / "notebooks" / "one" / f"{name}.ipynb" for name in ("first", "last"))
     before = len(read_notebook(last)["cells"])
-    assert quiz.attach(book) == [book / "tools" / "snippets" / "quiz_one.py", last]
+    assert quiz.attach(book) == [first, last]
     cells = read_notebook(last)["cells"]
-    assert len(cells) == before + 2
-    heading, cell = cells[-2:]
+    assert len(cells) == before + 3
+    heading, runtime, data = cells[-3:]
     assert cell_source(heading).startswith("## Self-check quiz")
-    assert cell_tags(cell) == ["stamp:quiz_one", "remove-input"]
-    assert cell_source(cell) == (book / "tools" / "snippets" / "quiz_one.py").read_text().rstrip("\n")
-    assert len(read_notebook(book / "notebooks" / "one" / "first.ipynb")["cells"]) == before
+    assert cell_tags(runtime) == ["stamp:quiz", "remove-input"] and cell_tags(data) == ["quiz-data", "remove-input"]
+    assert "1. Question 1?" in cell_source(data) and "2. Question 2?" in cell_source(data)
+    assert "Question 1?" not in cell_source(read_notebook(first)["cells"][-1])
     assert quiz.attach(book) == [], "a second attach changes nothing"
-    data = yaml.safe_load(yaml.safe_dump(GOOD))
-    data["questions"][0]["text"] = "A reworded question?"
-    _write(book, data)
-    assert quiz.attach(book) == [book / "tools" / "snippets" / "quiz_one.py", last]
-    cells = read_notebook(last)["cells"]
-    assert len(cells) == before + 2 and "A reworded question?" in cell_source(cells[-1])
+    data_file = yaml.safe_load(yaml.safe_dump(GOOD))
+    data_file["questions"][0]["lesson"] = "last"
+    _write(book, data_file)
+    assert quiz.attach(book) == [first, last]
+    assert len(read_notebook(first)["cells"]) == before, "a lesson left without questions loses its quiz cells"
+    assert "3. Question 2?" in cell_source(read_notebook(last)["cells"][-1])
 
 
-def test_list_names_chapter_questions_and_notebook(capsys: pytest.CaptureFixture[str]) -> None:
+def test_list_names_chapter_questions_and_lesson(capsys: pytest.CaptureFixture[str]) -> None:
     assert quiz.main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) == len(QUIZZES)
-    assert lines[0].split() == ["batched-eigh", str(len(QUIZZES[0].questions)), "questions",
-                                "notebooks/batched-eigh/batched-eigh.ipynb"]
+    assert len(lines) == len(ASKED)
+    assert lines[0].split() == ["batched-eigh", "5", "question(s)", "notebooks/batched-eigh/batched-eigh.ipynb"]
 
 
 def test_the_quizzes_are_in_the_repository_root() -> None:

@@ -127,7 +127,7 @@ def test_main_deploys_what_make_book_builds() -> None:
     assert workflow["on"]["push"]["branches"] == ["main"]
     assert workflow["concurrency"] == {"group": "pages", "cancel-in-progress": False}
     build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
-    assert [step["run"] for step in _steps(build) if "run" in step] == ["make book"]
+    assert next(step["run"] for step in _steps(build) if "run" in step) == "make book"
     (upload,) = _uses(build, "actions/upload-pages-artifact")
     assert upload["with"]["path"] == "_build/html"
     # `make book` is the target a contributor runs, and it builds into _build/html.
@@ -138,6 +138,20 @@ def test_main_deploys_what_make_book_builds() -> None:
     assert deploy["environment"]["name"] == "github-pages"
     assert _uses(deploy, "actions/deploy-pages")
     assert workflow["permissions"] == {"contents": "read"}
+
+
+def test_main_pushes_the_built_student_copies_to_the_branch_colab_opens() -> None:
+    from tools import workshop
+
+    workflow = _workflow("publish.yml")
+    build, student = workflow["jobs"]["build"], workflow["jobs"]["student-branch"]
+    keep = next(step["run"] for step in _steps(build) if "student-branch" in step.get("run", ""))
+    assert f"_build/html/{workshop.STUDENT_FOLDER}/." in keep and "binder" in keep, "the copies and Binder's files"
+    assert student["needs"] == "build" and student["permissions"] == {"contents": "write"}
+    push = next(step["run"] for step in _steps(student) if "git push" in step.get("run", ""))
+    assert f"git init -q -b {workshop.STUDENT_BRANCH}" in push and push.rstrip().endswith(workshop.STUDENT_BRANCH)
+    links = workshop.student_links("notebooks/batched-eigh/batched-eigh")
+    assert f"/blob/{workshop.STUDENT_BRANCH}/batched-eigh/batched-eigh.ipynb" in links["colab"]
 
 
 def test_weekly_checks_open_an_issue_when_they_fail() -> None:

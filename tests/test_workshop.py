@@ -48,6 +48,7 @@ TRACK_LESSONS = {
     "notebooks/optimizers-and-compiler/fused-adagrad": (25, 10, ["cuda", "rocm", "cpu"]),
     "notebooks/mx-quantization/mx-export": (30, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     "notebooks/mx-quantization/mx-from-first-principles": (30, 10, ["cuda", "rocm", "xpu", "cpu"]),
+    workshop.FMA: (25, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
 }
 
 
@@ -142,11 +143,12 @@ def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
         workshop.exercises(course)
 
 
-def test_the_index_lists_each_chapter_quiz() -> None:
+def test_the_index_lists_each_lesson_that_asks_questions() -> None:
+    from tools import quiz
+
     page = workshop.exercises_page()
-    quiz = pytest.importorskip("tools.quiz")
-    for found in quiz.quizzes():
-        assert f"| {found.title} | {len(found.questions)} | {workshop.doc_link(found.notebook)} |" in page
+    for entry, (chapter_quiz, questions) in quiz.lesson_questions().items():
+        assert f"| {chapter_quiz.title} | {workshop.doc_link(entry)} | {len(questions)} |" in page
 
 
 # ---- tracks --------------------------------------------------------------------------------------------------------
@@ -169,7 +171,13 @@ def check_track(track: workshop.Track) -> None:
     assert end - begin == track.length == int(hours[5]) * 60 + int(hours[6] or 0), "the stated duration adds up"
     for slot in slots:
         if slot.lesson:
-            assert f"| {workshop.clock_time(slot.start)} | {workshop.doc_link(slot.lesson.entry)}" in text
+            links = " / ".join(workshop.doc_link(entry) for entry in workshop.taught_entries(slot.lesson))
+            assert f"| {workshop.clock_time(slot.start)} | {'breakout: ' if slot.lesson.parallel else ''}{links}" \
+                in text
+            parts = slot.lesson.teaching + slot.exercises + slot.quiz + slot.setup
+            assert slot.minutes == parts + workshop.COVER_MINUTES * len(slot.covers), "the slot's minutes add up"
+            assert slot.quiz == slot.lesson.questions * workshop.QUIZ_MINUTES, "the quiz is counted"
+            assert slot.setup == (workshop.COLAB_SETUP if track.room.colab else 0), "Colab's restart is counted"
 
 
 @pytest.mark.parametrize("room", workshop.ROOMS, ids=lambda room: room.key)
@@ -179,7 +187,7 @@ def test_a_track_teaches_every_objective_within_its_day(track_course: Path, room
     track = workshop.build_track(room, day, found)
     check_track(track)
     scheduled = {slot.objective for slot in track.slots if slot.lesson}
-    assert scheduled >= {objective.key for objective in workshop.OBJECTIVES}
+    assert scheduled >= {o.key for o in workshop.OBJECTIVES if o.half_day or day == "full"}
 
 
 def test_the_books_tracks_teach_every_objective_within_their_day() -> None:
@@ -187,13 +195,65 @@ def test_the_books_tracks_teach_every_objective_within_their_day() -> None:
     assert {(t.room.key, t.day) for t in found} == {(r.key, d) for r in workshop.ROOMS for d in ("half", "full")}
     for track in found:
         check_track(track)
+        scheduled = {slot.objective for slot in track.slots if slot.lesson}
+        assert scheduled >= {o.key for o in workshop.OBJECTIVES if o.half_day or track.day == "full"}
+
+
+def test_the_books_tracks_ask_the_questions_of_the_lessons_they_teach() -> None:
+    """Every track asks self-check questions, and only in lessons it teaches, each counted in its slot."""
+    from tools import quiz
+
+    asked = {entry: len(questions) for entry, (_, questions) in quiz.lesson_questions().items()}
+    for track in workshop.tracks():
+        slots = [slot for slot in track.slots if slot.lesson]
+        assert sum(slot.quiz for slot in slots) >= 3 * workshop.QUIZ_MINUTES, f"{track.room.key} {track.day}"
+        for slot in slots:
+            assert slot.lesson is not None
+            expected = max(asked.get(entry, 0) for entry in workshop.taught_entries(slot.lesson))
+            assert slot.quiz == expected * workshop.QUIZ_MINUTES, slot.lesson.entry
+
+
+def test_the_books_tracks_teach_or_cover_every_prerequisite() -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons()}
+    assert found[workshop.COND].prerequisites == (workshop.ACCELERATOR_GRAPH,), "read from the header's links"
+    for track in workshop.tracks():
+        before: set[str] = set()
+        for slot in track.slots:
+            if slot.lesson:
+                for entry in slot.lesson.prerequisites:
+                    assert entry in before or entry in slot.covers, (track.room.key, track.day, slot.lesson.entry)
+                before.update(workshop.taught_entries(slot.lesson))
+
+
+def test_a_prerequisite_neither_taught_nor_covered_is_a_problem(track_course: Path) -> None:
+    found = {lesson.entry: lesson for lesson in workshop.lessons(track_course)}
+    found[workshop.KNOBS] = dataclasses.replace(found[workshop.KNOBS], prerequisites=("notebooks/x/unknown",))
+    found[workshop.EIGH] = dataclasses.replace(found[workshop.EIGH], prerequisites=(workshop.ACCELERATOR_GRAPH,))
+    track = workshop.build_track(workshop.ROOMS[0], "half", found)
+    problems = workshop.track_problems(track)
+    assert problems == [f"nvidia half day: {workshop.KNOBS} needs notebooks/x/unknown, which is neither taught "
+                        "before it nor covered (COVERS)"]
+    eigh = next(slot for slot in track.slots if slot.lesson and slot.lesson.entry == workshop.EIGH)
+    assert eigh.covers == (workshop.ACCELERATOR_GRAPH,) and "starts with five minutes on" in \
+        workshop.track_table(track)
+
+
+def test_the_mixed_room_has_a_breakout_slot_for_every_platform_lesson() -> None:
+    mixed = next(room for room in workshop.ROOMS if room.breakout)
+    for track in (t for t in workshop.tracks() if t.room is mixed):
+        (breakout,) = [slot for slot in track.slots if slot.lesson and slot.lesson.parallel]
+        assert breakout.lesson is not None
+        assert workshop.taught_entries(breakout.lesson) == mixed.platform_lessons
+        assert breakout.lesson.teaching == max(part.teaching for part in breakout.lesson.parallel)
 
 
 def test_the_platform_lesson_fits_the_rooms_hardware() -> None:
     lessons = {lesson.entry: lesson for lesson in workshop.lessons()}
     for room in workshop.ROOMS:
         for entry in room.platform_lessons:
-            assert set(lessons[entry].platforms) & room.platforms, f"{entry} does not run in the {room.key} room"
+            # a breakout's lessons run on their groups' laptops (NVIDIA, Apple silicon, CPU-only)
+            hardware = room.platforms | ({"cuda", "mps"} if room.breakout else set())
+            assert set(lessons[entry].platforms) & hardware, f"{entry} does not run in the {room.key} room"
 
 
 def test_objectives_and_tracks_check_each_other() -> None:
@@ -239,8 +299,8 @@ def test_a_half_day_keeps_the_flagship_and_migration_exercises(track_course: Pat
     for room in workshop.ROOMS:
         track = workshop.build_track(room, "half", found)
         kept = {slot.lesson.entry: slot.exercises for slot in track.slots if slot.lesson}
-        assert kept[workshop.EIGH] == found[workshop.EIGH].first_exercise > 0
-        assert kept[workshop.UPGRADE] == found[workshop.UPGRADE].first_exercise > 0
+        assert kept[workshop.EIGH] == found[workshop.EIGH].short_exercise > 0
+        assert kept[workshop.UPGRADE] == found[workshop.UPGRADE].short_exercise > 0
 
 
 # ---- pages ---------------------------------------------------------------------------------------------------------
@@ -373,3 +433,42 @@ def test_the_student_folder_must_be_a_folder(tmp_path: Path, capsys: pytest.Capt
     target.write_text("")
     assert workshop.main(["student", str(target)]) == 2
     assert "exists and is not a folder" in capsys.readouterr().err
+
+
+# ---- student copies --------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("entry", ["notebooks/graphs/accelerator-graph", "notebooks/mx-quantization/mx-matmul"])
+def test_a_student_copy_runs_and_fails_only_at_the_checks_of_its_missing_solutions(entry: str, tmp_path: Path) -> None:
+    """The copy the site publishes, run alone in an empty folder (two quick lessons here; the weekly workflow runs
+    `python -m tools.workshop student --check` on all, and tools/execute.py proves the stub against every check)."""
+    assert workshop.student_copy_problems(entry, tmp_path) == []
+
+
+def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path: Path) -> None:
+    """A lesson cell after the exercise that uses the solution's result fails in the student copy: reported."""
+    root = tmp_path / "book"
+    entry = "notebooks/graphs/accelerator-graph"
+    (root / "notebooks" / "graphs").mkdir(parents=True)
+    notebook = read_notebook(ROOT / f"{entry}.ipynb")
+    from tools.exercises import exercise_cells
+
+    (first, *_) = exercise_cells(notebook, ROOT / f"{entry}.ipynb")
+    names = re.findall(r"^(?:def\s+)?(\w+)\s*[=(]", cell_source(notebook["cells"][first.solution]), re.MULTILINE)
+    assert names, "the solution defines a name"
+    notebook["cells"].append(nbformat.v4.new_code_cell(f"print({names[0]})"))
+    write_notebook(root / f"{entry}.ipynb", notebook)
+    problems = workshop.student_copy_problems(entry, tmp_path / "run", root)
+    assert problems == [f"{entry}: cell {len(notebook['cells']) - 1} failed in the student copy, and it is not the "
+                        "check of an exercise"]
+
+
+def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) -> None:
+    written = workshop.write_student_notebooks(tmp_path)
+    for path in written:
+        student = read_notebook(path)
+        solutions = [cell for cell in student["cells"] if "solution" in cell_tags(cell)]
+        assert solutions and all(cell_source(cell) == workshop.STUB for cell in solutions), path
+    lessons = {path.name for path in notebook_paths() if workshop.has_solutions(read_notebook(path))}
+    assert {path.name for path in written} == lessons
+    with pytest.raises(CourseError, match="under notebooks/ only"):
+        workshop.student_path("chapters/workshop")

@@ -220,10 +220,10 @@ def font_sizes(notebook: dict[str, Any]) -> list[str]:
 
 
 def cell_length(notebook: dict[str, Any]) -> list[str]:
-    """Code cells hold one idea: at most MAX_CELL_LINES lines (stamped cells aside)."""
+    """Code cells hold one idea: at most MAX_CELL_LINES lines (stamped cells and the generated quiz data aside)."""
     problems = []
     for index, cell in _code_cells(notebook):
-        if any(tag.startswith("stamp:") for tag in cell_tags(cell)):
+        if any(tag.startswith("stamp:") or tag == "quiz-data" for tag in cell_tags(cell)):
             continue
         lines = len(cell_source(cell).rstrip("\n").splitlines())
         if lines > MAX_CELL_LINES:

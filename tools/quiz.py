@@ -1,33 +1,40 @@
-"""Self-check quizzes: one YAML source per chapter, rendered into a stamped cell of the chapter's last notebook.
+"""Self-check quizzes: one YAML source per chapter; each question is asked at the end of the lesson that teaches it.
 
-    python -m tools.quiz snippets            validate quizzes/*.yml and write tools/snippets/quiz_<chapter>.py
-    python -m tools.quiz snippets --check    exit 1 when a generated snippet differs from its quiz
-    python -m tools.quiz list                chapter, number of questions, notebook of every quiz
-    python -m tools.quiz attach              write the snippets, then give the last notebook of each chapter a
-                                             "## Self-check quiz" cell and the stamped quiz cell (idempotent)
+    python -m tools.quiz list                every lesson with questions: chapter, lesson, number of questions
+    python -m tools.quiz attach              give each lesson with questions a "## Self-check quiz" section: the
+                                             stamped quiz runtime (tools/snippets/quiz.py) and a cell of its
+                                             questions as data; remove quiz cells where a lesson has none (idempotent)
+    python -m tools.quiz attach --check      exit 1 and name each notebook whose quiz cells differ
+    python -m tools.quiz room                write instructors/quiz-room.md: every question without its answer, for a
+                                             projector or a printout; the instructor opens each answer
+    python -m tools.quiz room --check        exit 1 when that page is stale
 
-A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml) holds 3 to 5 questions; `answer`
-is the index (from 0) of the correct choice, and `reason` is one line:
+A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml) holds 3 to 8 questions. `lesson` is
+the stem of the chapter's notebook that teaches the question, `answer` the index (from 0) of the correct choice, and
+`reason` one line:
 
     questions:
-      - text: Which backend implements torch.accelerator.Graph in 2.12.0?
+      - lesson: accelerator-graph
+        text: Which backend implements torch.accelerator.Graph in 2.12.0?
         choices: [CUDA, XPU, MPS]
         answer: 1
-        reason: "Only XPU registers an implementation (#176421)."
+        reason: "Only XPU registers an implementation, in 2.12.0."
 
 YAML reads an unquoted ` #` as the start of a comment and drops the rest of the line without a word, so a quiz file
 may hold comments only in its header, above `questions:`; anywhere else a comment is an error. Quote a value that
 contains ` #` (as above).
 
-The generated cell needs no file of the repository (it runs on Colab): it shows every question with its choices
-and the answer in a <details> toggle with its reason (what the static book shows), and, where ipywidgets imports,
-a form with a Check button that gives feedback.
+The runtime needs no file of the repository (it runs on Colab): it shows every question with its choices and the
+answer in a closed <details> toggle with its reason (what the static book shows) and, where ipywidgets imports, a form
+with a Check button that gives feedback. `show_quiz(QUIZ, room=True)` shows no answers until a Reveal button is
+pressed: the live version of the room page.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import html
 import re
 import sys
 import textwrap
@@ -38,21 +45,28 @@ import yaml
 
 from tools.course import (
     ROOT,
+    SNIPPETS,
     CourseError,
+    cell_source,
     cell_tags,
+    notebook_paths,
     practice_chapters,
     read_notebook,
     write_notebook,
 )
 
 QUIZZES = "quizzes"
-MIN_QUESTIONS, MAX_QUESTIONS = 3, 5
+MIN_QUESTIONS, MAX_QUESTIONS = 3, 8
 MIN_CHOICES, MAX_CHOICES = 2, 6
 LETTERS = "abcdef"
 HEADING = "## Self-check quiz"
-INTRO = (f"{HEADING}\n\nA few questions on this chapter's key points. In the book, open each answer under its "
-         "question; in a live notebook, run the cell below and check your answers with the form.")
-WIDTH = 84  # the snippet's lines stay within the notebooks' 88 columns
+INTRO = (f"{HEADING}\n\nA few questions on this lesson's key points. In the book, open each answer under its "
+         "question; in a live notebook, run the two cells below and check your answers with the form.")
+WIDTH = 84  # the cell's lines stay within the notebooks' 88 columns
+RUNTIME = "quiz"  # the stamped runtime: tools/snippets/quiz.py, tag stamp:quiz
+DATA_TAG = "quiz-data"  # the cell that holds a lesson's questions
+OLD_TAG = "stamp:quiz_"  # the generated per-chapter quiz cells that the runtime replaced
+ROOM_PAGE = Path("instructors") / "quiz-room.md"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,6 +75,7 @@ class Question:
     choices: tuple[str, ...]
     answer: int
     reason: str
+    lesson: str  # the _toc.yml entry of the notebook that asks it, e.g. notebooks/graphs/cond-in-graphs
 
 
 @dataclasses.dataclass(frozen=True)
@@ -68,13 +83,14 @@ class Quiz:
     chapter: str  # the chapter page's stem, e.g. "platform-cuda"
     title: str  # the chapter page's title
     questions: tuple[Question, ...]
-    notebook: str  # the _toc.yml entry of the notebook the quiz attaches to (the chapter's last)
     source: Path
 
-    @property
-    def snippet(self) -> str:
-        """The snippet's name, which is also the stamp tag's suffix."""
-        return "quiz_" + self.chapter.replace("-", "_")
+    def lessons(self) -> dict[str, tuple[Question, ...]]:
+        """Each lesson that asks questions of this quiz, in the quiz's order, with its questions."""
+        found: dict[str, list[Question]] = {}
+        for question in self.questions:
+            found.setdefault(question.lesson, []).append(question)
+        return {lesson: tuple(questions) for lesson, questions in found.items()}
 
 
 def _text(value: Any, where: str, one_line: bool = True) -> str:
@@ -125,8 +141,9 @@ def read_quiz_file(path: Path) -> Any:
     return data
 
 
-def parse(data: Any, path: Path) -> tuple[Question, ...]:
-    """The questions of one quiz file, or a CourseError that names the file, the question and the problem."""
+def parse(data: Any, path: Path, notebooks: tuple[str, ...]) -> tuple[Question, ...]:
+    """The questions of one quiz file, or a CourseError that names the file, the question and the problem.
+    `notebooks` are the chapter's lessons (_toc.yml entries), which a question's `lesson` must name by its stem."""
     name = f"{path.parent.name}/{path.name}"
     if not isinstance(data, dict) or set(data) != {"questions"} or not isinstance(data["questions"], list):
         raise CourseError(f"{name}: must hold one key, 'questions', with a list of questions")
@@ -136,7 +153,7 @@ def parse(data: Any, path: Path) -> tuple[Question, ...]:
     questions = []
     for number, item in enumerate(found, 1):
         where = f"{name}, question {number}"
-        keys = {"text", "choices", "answer", "reason"}
+        keys = {"lesson", "text", "choices", "answer", "reason"}
         if not isinstance(item, dict) or set(item) != keys:
             got = sorted(item) if isinstance(item, dict) else type(item).__name__
             raise CourseError(f"{where}: needs exactly the keys {sorted(keys)} (got {got})")
@@ -150,8 +167,12 @@ def parse(data: Any, path: Path) -> tuple[Question, ...]:
         if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(texts):
             raise CourseError(f"{where}: 'answer' must be the index (from 0) of the correct choice, "
                               f"0 to {len(texts) - 1}; got {answer!r}")
+        stems = {entry.rsplit("/", 1)[-1]: entry for entry in notebooks}
+        if item["lesson"] not in stems:
+            raise CourseError(f"{where}: 'lesson' must name one of the chapter's notebooks ({', '.join(stems)}); "
+                              f"got {item['lesson']!r}")
         questions.append(Question(_text(item["text"], f"{where}, text"), texts, answer,
-                                  _text(item["reason"], f"{where}, reason")))
+                                  _text(item["reason"], f"{where}, reason"), stems[item["lesson"]]))
     return tuple(questions)
 
 
@@ -178,9 +199,14 @@ def quizzes(root: Path = ROOT) -> list[Quiz]:
             raise CourseError(f"{QUIZZES}/{chapter.stem}.yml: missing (every chapter of {chapter.part!r} has a quiz)")
         if not chapter.notebooks:
             raise CourseError(f"{chapter.entry}: has no notebook to attach its quiz to")
-        found.append(Quiz(chapter.stem, chapter_title(root, chapter.entry), parse(read_quiz_file(path), path),
-                          chapter.notebooks[-1], path))
+        found.append(Quiz(chapter.stem, chapter_title(root, chapter.entry),
+                          parse(read_quiz_file(path), path, chapter.notebooks), path))
     return found
+
+
+def lesson_questions(root: Path = ROOT) -> dict[str, tuple[Quiz, tuple[Question, ...]]]:
+    """Every lesson that asks questions (its _toc.yml entry), with its chapter's quiz and its questions."""
+    return {lesson: (quiz, questions) for quiz in quizzes(root) for lesson, questions in quiz.lessons().items()}
 
 
 # ---- rendering ---------------------------------------------------------------------------------------------------
@@ -190,10 +216,10 @@ def _wrap(text: str, first: str, rest: str) -> list[str]:
                          break_on_hyphens=False)
 
 
-def quiz_text(quiz: Quiz) -> str:
-    """The questions as the plain text the cell parses: readable as it stands in Colab's code view."""
+def quiz_text(questions: tuple[Question, ...]) -> str:
+    """The questions as the plain text the runtime parses: readable as it stands in Colab's code view."""
     lines = []
-    for number, question in enumerate(quiz.questions, 1):
+    for number, question in enumerate(questions, 1):
         lines += _wrap(question.text, f"{number}. ", "   ")
         for letter, choice in zip(LETTERS, question.choices, strict=False):
             lines += _wrap(choice, f"   {letter}) ", "      ")
@@ -202,221 +228,176 @@ def quiz_text(quiz: Quiz) -> str:
     return "\n".join(lines)
 
 
-# The cell's parser of QUIZ, also run here to prove that the text reads back as the quiz it came from.
-READ_QUIZ = r'''def read_quiz(text):
-    """Questions as dicts: text, choices, answer (an index) and reason."""
-    import re
-
-    questions, field = [], None
-    for line in text.strip().splitlines():
-        item = re.match(r"(\d+)\. |   ([a-f])\) |   answer: |   why: ", line)
-        if item and item.group(1):
-            questions.append(dict(text="", choices=[], answer=None, reason=""))
-            field = "text"
-        elif item and item.group(2):
-            questions[-1]["choices"].append("")
-            field = "choice"
-        elif item and "answer" in item.group(0):
-            questions[-1]["answer"] = "abcdef".index(line.split(":")[1].strip())
-            continue
-        elif item:
-            field = "reason"
-        words = line[item.end() if item else 0 :].strip()
-        if field == "choice":
-            choices = questions[-1]["choices"]
-            choices[-1] = f"{choices[-1]} {words}".strip()
-        else:
-            questions[-1][field] = f"{questions[-1][field]} {words}".strip()
-    return questions
-'''
-
-CELL = r'''# @title Self-check quiz: run this cell, then check your answers
-# Generated from __SOURCE__ by tools/quiz.py; do not edit.
-from IPython.display import HTML, display
-
-QUIZ = """
-__TEXT__
-"""
+def runtime_source(root: Path = ROOT) -> str:
+    path = root / SNIPPETS.relative_to(ROOT) / f"{RUNTIME}.py"
+    if not path.is_file():
+        raise CourseError(f"{path}: the quiz runtime is missing")
+    return path.read_text(encoding="utf-8").rstrip("\n")
 
 
-__READ_QUIZ__
-
-def as_html(text):
-    """Escape, then show `code` as code."""
-    import html
-    import re
-
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-
-
-def static_quiz(questions):
-    """Every question with its choices, the answer and its reason in a toggle."""
-    parts = []
-    for number, q in enumerate(questions, 1):
-        items = "".join(f"<li>{as_html(c)}</li>" for c in q["choices"])
-        letter = "abcdef"[q["answer"]]
-        correct = as_html(q["choices"][q["answer"]])
-        parts.append(
-            f"<p><strong>{number}. {as_html(q['text'])}</strong></p>"
-            f'<ol type="a">{items}</ol><details><summary>Answer</summary>'
-            f"<p>({letter}) {correct}. {as_html(q['reason'])}</p></details>"
-        )
-    return HTML('<div class="course-quiz">' + "".join(parts) + "</div>")
-
-
-def quiz_form(questions, widgets):
-    """One set of radio buttons per question and a Check button that gives feedback."""
-    picks = [
-        widgets.RadioButtons(
-            options=[(f"({'abcdef'[i]}) {c}", i) for i, c in enumerate(q["choices"])],
-            value=None,
-            layout=widgets.Layout(width="auto"),
-        )
-        for q in questions
-    ]
-    feedback = widgets.HTML()
-
-    def check(_):
-        lines, right = [], 0
-        for number, (q, pick) in enumerate(zip(questions, picks, strict=True), 1):
-            if pick.value is None:
-                lines.append(f"{number}. not answered yet")
-                continue
-            right += pick.value == q["answer"]
-            verdict = "right" if pick.value == q["answer"] else "not quite"
-            lines.append(f"{number}. {verdict}: {as_html(q['reason'])}")
-        score = f"<p><strong>{right} of {len(questions)} right.</strong></p>"
-        feedback.value = score + "<br>".join(lines)
-
-    button = widgets.Button(description="Check my answers", button_style="primary")
-    button.on_click(check)
-    rows = []
-    for number, (q, pick) in enumerate(zip(questions, picks, strict=True), 1):
-        rows += [widgets.HTML(f"<strong>{number}. {as_html(q['text'])}</strong>"), pick]
-    return widgets.VBox([*rows, button, feedback])
-
-
-questions = read_quiz(QUIZ)
-display(static_quiz(questions))
-try:
-    import ipywidgets
-except ImportError:  # the answers above are in their toggles
-    ipywidgets = None
-if ipywidgets is not None:
-    form = quiz_form(questions, ipywidgets)
-    if hasattr(form, "_repr_mimebundle_"):  # ipywidgets 8: a line for static pages
-        bundle = form._repr_mimebundle_()
-        bundle["text/plain"] = "(in a live notebook, an answer form appears here)"
-        display(bundle, raw=True)
-    else:
-        display(form)
-'''
-
-
-def read_back(text: str) -> list[dict[str, Any]]:
-    """QUIZ text parsed by the cell's own parser."""
-    namespace: dict[str, Any] = {"re": re}
-    exec(READ_QUIZ, namespace)  # the parser that the generated cell carries
+def read_back(text: str, root: Path = ROOT) -> list[dict[str, Any]]:
+    """QUIZ text parsed by the runtime's own parser."""
+    namespace: dict[str, Any] = {"__name__": "quiz_runtime"}
+    exec(compile(runtime_source(root), "quiz_runtime", "exec"), namespace)  # the runtime the notebooks carry
     return namespace["read_quiz"](text)
 
 
-def render(quiz: Quiz, root: Path = ROOT) -> str:
-    """The snippet: a self-contained cell that shows the quiz; a CourseError if its text would not read back."""
-    text = quiz_text(quiz)
-    expected = [dict(text=q.text, choices=list(q.choices), answer=q.answer, reason=q.reason) for q in quiz.questions]
+def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) -> str:
+    """A lesson's question cell; a CourseError if its text would not read back as the questions."""
+    text = quiz_text(questions)
+    expected = [dict(text=q.text, choices=list(q.choices), answer=q.answer, reason=q.reason) for q in questions]
     try:
-        same = read_back(text) == expected
+        same = read_back(text, root) == expected
     except (ValueError, IndexError, KeyError, TypeError):
         same = False
     if not same:
         raise CourseError(f"{quiz.source.name}: a wrapped line would read back wrongly (no line of the text may "
                           "start with 'a) ', 'answer: ' or 'why: '); reword it")
-    return (CELL.replace("__SOURCE__", quiz.source.relative_to(root).as_posix()).replace("__TEXT__", text)
-            .replace("__READ_QUIZ__", READ_QUIZ))
+    source = quiz.source.relative_to(root).as_posix()
+    return "\n".join([
+        "# @title Self-check quiz: run this cell, then check your answers",
+        f"# Questions from {source}: `python -m tools.quiz attach` writes this cell; edit the YAML.",
+        "# On a projector, show_quiz(QUIZ, room=True) hides the answers until you reveal them.",
+        'QUIZ = """',
+        text,
+        '"""',
+        "quiz_form = show_quiz(QUIZ)",
+    ])
 
 
-def snippet_path(quiz: Quiz, root: Path = ROOT) -> Path:
-    return root / "tools" / "snippets" / f"{quiz.snippet}.py"
+def _hidden(tags: list[str], cell_id: str, source: str) -> dict[str, Any]:
+    return {"cell_type": "code", "execution_count": None, "id": cell_id, "outputs": [], "source": source,
+            "metadata": {"tags": tags, "jupyter": {"source_hidden": True}, "colab": {"cellView": "form"}}}
 
 
-def stale_snippets(root: Path = ROOT) -> list[Path]:
-    stale = []
-    for quiz in quizzes(root):
-        path = snippet_path(quiz, root)
-        if not path.is_file() or path.read_text(encoding="utf-8") != render(quiz, root):
-            stale.append(path)
-    return stale
-
-
-def write_snippets(root: Path = ROOT) -> list[Path]:
-    """Write every quiz's snippet; return those that changed."""
-    changed = stale_snippets(root)
-    for quiz in quizzes(root):
-        path = snippet_path(quiz, root)
-        if path in changed:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(render(quiz, root), encoding="utf-8")
-    return changed
-
-
-def quiz_cells(quiz: Quiz, root: Path = ROOT) -> list[dict[str, Any]]:
-    """The heading cell and the stamped quiz cell that attach appends."""
+def quiz_cells(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) -> list[dict[str, Any]]:
+    """The heading, the stamped runtime and the question cell that close a lesson with questions."""
     return [
-        {"cell_type": "markdown", "metadata": {}, "source": INTRO},
-        {"cell_type": "code", "execution_count": None, "outputs": [], "source": render(quiz, root).rstrip("\n"),
-         "metadata": {"tags": [f"stamp:{quiz.snippet}", "remove-input"], "jupyter": {"source_hidden": True},
-                      "colab": {"cellView": "form"}}},
+        {"cell_type": "markdown", "id": "self-check-quiz-heading", "metadata": {}, "source": INTRO},
+        _hidden([f"stamp:{RUNTIME}", "remove-input"], "self-check-quiz-runtime", runtime_source(root)),
+        _hidden([DATA_TAG, "remove-input"], "self-check-quiz", data_source(quiz, questions, root)),
     ]
 
 
-def attach(root: Path = ROOT) -> list[Path]:
-    """Append each quiz to its notebook unless it is there, and stamp the quiz cells; return the changed files."""
-    changed = write_snippets(root)
-    for quiz in quizzes(root):
-        path = root / f"{quiz.notebook}.ipynb"
+def is_quiz_cell(cell: dict[str, Any]) -> bool:
+    tags = cell_tags(cell)
+    if any(tag.startswith(OLD_TAG) or tag in (f"stamp:{RUNTIME}", DATA_TAG) for tag in tags):
+        return True
+    return cell.get("cell_type") == "markdown" and cell_source(cell).startswith(HEADING)
+
+
+def with_quiz(notebook: dict[str, Any], cells: list[dict[str, Any]]) -> dict[str, Any]:
+    """The notebook without its quiz cells, then `cells` at its end (outputs of unchanged cells kept)."""
+    kept = [cell for cell in notebook["cells"] if not is_quiz_cell(cell)]
+    old = {cell.get("id"): cell for cell in notebook["cells"] if is_quiz_cell(cell)}
+    added = []
+    for cell in cells:
+        before = old.get(cell["id"])
+        same = before is not None and cell_source(before) == cell["source"] and cell_tags(before) == cell_tags(cell)
+        added.append(before if same else cell)
+    if notebook.get("nbformat_minor", 0) < 5:  # cells carry ids from nbformat 4.5 on
+        added = [{key: value for key, value in cell.items() if key != "id"} for cell in added]
+    return {**notebook, "cells": [*kept, *added]}
+
+
+def expected_notebooks(root: Path = ROOT) -> dict[Path, dict[str, Any]]:
+    """Every notebook whose quiz cells differ from its questions, with the cells they should have."""
+    asked = lesson_questions(root)
+    changed = {}
+    for path in notebook_paths(root):
+        entry = path.relative_to(root).with_suffix("").as_posix()
         notebook = read_notebook(path)
-        tag = f"stamp:{quiz.snippet}"
-        cells = [cell for cell in notebook["cells"] if tag in cell_tags(cell)]
-        source = render(quiz, root).rstrip("\n")
-        if not cells:
-            added = quiz_cells(quiz, root)
-            if notebook.get("nbformat_minor", 0) >= 5:  # nbformat 4.5 cells carry ids
-                added[0]["id"], added[1]["id"] = "self-check-quiz-heading", "self-check-quiz"
-            notebook["cells"] += added
-        elif all("".join(cell["source"]) == source for cell in cells):
-            continue
-        for cell in notebook["cells"]:
-            if tag in cell_tags(cell):
-                cell["source"] = source
-        write_notebook(path, notebook)
-        changed.append(path)
+        cells = quiz_cells(*asked[entry], root) if entry in asked else []
+        updated = with_quiz(notebook, cells)
+        if updated != notebook:
+            changed[path] = updated
     return changed
+
+
+def attach(root: Path = ROOT) -> list[Path]:
+    """Write each lesson's quiz cells (and remove them where a lesson has no questions); return the changed files."""
+    changed = expected_notebooks(root)
+    for path, notebook in changed.items():
+        write_notebook(path, notebook)
+    return list(changed)
+
+
+# ---- the room page -----------------------------------------------------------------------------------------------
+
+def _inline(text: str) -> str:
+    """Quiz text as HTML: escaped, with `code` as code (what the runtime's as_html does)."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
+def lesson_title(root: Path, entry: str) -> str:
+    cells = read_notebook(root / f"{entry}.ipynb")["cells"]
+    first = cell_source(cells[0]).strip().split("\n")[0] if cells else ""
+    return first[2:].strip() if first.startswith("# ") else entry
+
+
+def room_page(root: Path = ROOT) -> str:
+    """Every lesson's questions without their answers; each answer in a closed toggle that the instructor opens."""
+    lines = [
+        "# Quizzes for the room",
+        "",
+        "<!-- Generated by `python -m tools.quiz room` from quizzes/*.yml; do not edit by hand. -->",
+        "",
+        "Each lesson's self-check questions, for a projector or a printout: the answers stay closed until you",
+        "open them (a printed page leaves them out). In a live notebook, `show_quiz(QUIZ, room=True)` in the",
+        "lesson's quiz cell does the same, with a button that reveals the answers.",
+    ]
+    for quiz in quizzes(root):
+        lines += ["", f"## {quiz.title}"]
+        for entry, questions in quiz.lessons().items():
+            lines += ["", f"### {{doc}}`{lesson_title(root, entry)} <../{entry}>`", ""]
+            for number, question in enumerate(questions, 1):
+                items = "".join(f"<li>{_inline(choice)}</li>" for choice in question.choices)
+                letter = LETTERS[question.answer]
+                lines += [
+                    f'<div class="course-quiz"><p><strong>{number}. {_inline(question.text)}</strong></p>'
+                    f'<ol type="a">{items}</ol>',
+                    f"<details><summary>Answer</summary><p>({letter}) "
+                    f"{_inline(question.choices[question.answer])}. {_inline(question.reason)}</p></details></div>",
+                    "",
+                ]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def stale_room_page(root: Path = ROOT) -> bool:
+    path = root / ROOM_PAGE
+    return not path.is_file() or path.read_text(encoding="utf-8") != room_page(root)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.quiz", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
-    snippets = commands.add_parser("snippets", help="write tools/snippets/quiz_*.py from quizzes/*.yml")
-    snippets.add_argument("--check", action="store_true", help="exit 1 when a snippet is stale, change nothing")
-    commands.add_parser("list", help="chapter, questions and notebook of every quiz")
-    commands.add_parser("attach", help="append each quiz to the last notebook of its chapter, and stamp it")
+    commands.add_parser("list", help="every lesson with questions")
+    attach_command = commands.add_parser("attach", help="write each lesson's quiz cells")
+    attach_command.add_argument("--check", action="store_true", help="exit 1 when a notebook's quiz cells differ")
+    room = commands.add_parser("room", help=f"write {ROOM_PAGE.as_posix()}")
+    room.add_argument("--check", action="store_true", help="exit 1 when the page is stale, change nothing")
     args = parser.parse_args(argv)
     try:
         if args.command == "list":
-            for quiz in quizzes():
-                print(f"{quiz.chapter:24} {len(quiz.questions)} questions  {quiz.notebook}.ipynb")
-        elif args.command == "snippets" and args.check:
-            stale = stale_snippets()
+            for entry, (quiz, questions) in lesson_questions().items():
+                print(f"{quiz.chapter:24} {len(questions)} question(s)  {entry}.ipynb")
+        elif args.command == "attach" and args.check:
+            stale = list(expected_notebooks())
             for path in stale:
-                print(f"{path.relative_to(ROOT)} differs from its quiz: run `python -m tools.quiz snippets`")
+                print(f"{path.relative_to(ROOT)}: its quiz cells differ from quizzes/ "
+                      "(run `python -m tools.quiz attach`)")
             return 1 if stale else 0
-        elif args.command == "snippets":
-            for path in write_snippets():
-                print(f"wrote {path.relative_to(ROOT)}")
-        else:
+        elif args.command == "attach":
             for path in attach():
                 print(f"wrote {path.relative_to(ROOT)}")
+        elif args.check:
+            if stale_room_page():
+                print(f"{ROOM_PAGE.as_posix()} is stale: run `python -m tools.quiz room`")
+                return 1
+        else:
+            (ROOT / ROOM_PAGE).write_text(room_page(), encoding="utf-8")
+            print(f"wrote {ROOM_PAGE.as_posix()}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

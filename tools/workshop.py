@@ -12,6 +12,7 @@
                                                    metadata (and the others none); --check only reports
     python -m tools.workshop student [OUT]         write student notebooks (solutions replaced by a stub) to OUT
                                                    (default: _build/student/)
+    python -m tools.workshop student [OUT] --check also run each one there: only the checks of its stubs may fail
 
 Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
 rooms and objectives below, so the tracks and the index follow the book as it changes.
@@ -27,6 +28,7 @@ import argparse
 import copy
 import dataclasses
 import json
+import posixpath
 import re
 import statistics
 import sys
@@ -43,6 +45,7 @@ from tools.course import (
     cell_tags,
     notebook_paths,
     read_notebook,
+    repository_url,
     toc_files,
     write_notebook,
 )
@@ -54,6 +57,9 @@ BREAK, LUNCH = 15, 45
 LUNCH_AFTER = 150  # minutes into a full day before lunch may start
 WELCOME = 10  # the opening: welcome, and the pre-flight tables participants ran at home
 WRAP_UP = 10
+QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/quiz.py): read, answer, discuss
+COLAB_SETUP = 2  # per lesson in a room that uses Colab: the notebook's install cell and a runtime restart
+COVER_MINUTES = 5  # a prerequisite lesson the track does not teach, summarised at the start of the lesson
 START = 9 * 60  # 09:00
 PREFLIGHT = "notebooks/workshop/preflight"
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
@@ -71,6 +77,10 @@ EIGH = "notebooks/batched-eigh/batched-eigh"
 COND = "notebooks/graphs/cond-in-graphs"
 KNOBS = "notebooks/optimizers-and-compiler/compile-warnings-and-knobs"
 TORCHRUN = "notebooks/distributed/torchrun-and-collectives"
+ACCELERATOR_GRAPH = "notebooks/graphs/accelerator-graph"
+FMA = "notebooks/optimizers-and-compiler/fma-addcdiv"
+CUDA = "notebooks/platforms/cuda"
+MPS = "notebooks/platforms/mps"
 TORCHSCRIPT = "notebooks/migration/torchscript-to-export"
 UPGRADE = "notebooks/migration/upgrading-to-2-12"
 SCANNER = "notebooks/migration/upgrade-scanner"
@@ -84,26 +94,29 @@ class Room:
     platforms: frozenset[str]  # what every laptop in the room runs for real
     platform_lessons: tuple[str, ...]  # the lesson(s) on this room's hardware
     extras: tuple[str, ...]  # full day only, in order of preference, added while they fit
+    colab: bool = False  # some participants work on Colab: every lesson starts with an install and a restart
+    breakout: bool = False  # the platform lessons run side by side, one per group of laptops, in one slot
 
 
 ROOMS = (
     Room("nvidia", "NVIDIA laptops or workstations",
          "practitioners who train or serve on NVIDIA GPUs (a CUDA 12.6+ driver; CUDA 13.1+ for graph annotations)",
-         frozenset({"cuda", "cpu"}), ("notebooks/platforms/cuda",),
-         (TORCHSCRIPT, "notebooks/graphs/graph-annotations", "notebooks/optimizers-and-compiler/fused-adagrad")),
+         frozenset({"cuda", "cpu"}), (CUDA,),
+         (TORCHSCRIPT, "notebooks/graphs/graph-annotations", FMA, "notebooks/optimizers-and-compiler/fused-adagrad")),
     Room("apple", "Apple silicon laptops",
          "developers on Macs with M-series chips (MPS), who also run the CPU paths",
-         frozenset({"mps", "cpu"}), ("notebooks/platforms/mps",),
+         frozenset({"mps", "cpu"}), (MPS,),
          (TORCHSCRIPT, "notebooks/mx-quantization/mx-export")),
     Room("cpu", "CPU-only laptops or Colab",
          "learners without a GPU, on their laptop, Binder or a Colab CPU runtime",
          frozenset({"cpu"}), (KYA,),
-         (TORCHSCRIPT, "notebooks/optimizers-and-compiler/fused-adagrad",
-          "notebooks/mx-quantization/mx-from-first-principles")),
+         (TORCHSCRIPT, FMA, "notebooks/optimizers-and-compiler/fused-adagrad",
+          "notebooks/mx-quantization/mx-from-first-principles"), colab=True),
     Room("mixed", "A mixed room",
-         "a conference tutorial: some NVIDIA, some Mac, some CPU-only; everyone runs the CPU paths together",
-         frozenset({"cpu"}), (KYA,),
-         (TORCHSCRIPT, "notebooks/optimizers-and-compiler/fused-adagrad")),
+         "a conference tutorial: some NVIDIA, some Mac, some CPU-only or on Colab; each group runs its own platform "
+         "lesson side by side, then everyone runs the CPU paths together",
+         frozenset({"cpu"}), (CUDA, MPS, KYA),
+         (TORCHSCRIPT, FMA), colab=True, breakout=True),
 )
 
 
@@ -113,7 +126,8 @@ class Objective:
     text: str  # "By the end of the workshop, participants can ..."
     lessons: tuple[str, ...]  # what teaches it; "platform" lessons come from the room
     full_day_only: tuple[str, ...] = ()  # lessons a full day adds to it
-    half_day_exercise: bool = False  # a half day keeps this objective's first exercise
+    half_day_exercise: bool = False  # a half day keeps this objective's shortest exercise, whatever the clock says
+    half_day: bool = True  # False: only a full day has room for it
 
 
 OBJECTIVES = (
@@ -122,11 +136,11 @@ OBJECTIVES = (
     Objective("flagship", "decompose thousands of small matrices in one batched call and prove the answer right "
               "(the flagship change: batched `eigh`)", (EIGH,), half_day_exercise=True),
     Objective("graphs", "branch on data inside a captured graph with `torch.cond`, and say what a graph capture needs "
-              "on their device", (COND,)),
+              "on their device", (COND,), half_day=False),
     Objective("compiler", "read the compiler's new warnings and set its knobs, and check a compiled result against "
               "eager", (KNOBS,)),
     Objective("distributed", "start a two-process job with `torchrun` on the CPU and check its collectives",
-              (TORCHRUN,)),
+              (TORCHRUN,), half_day=False),
     Objective("migration", "upgrade a project to 2.12: fix what breaks, and run the upgrade scanner on their own "
               "code", (UPGRADE, SCANNER), half_day_exercise=True),
 )
@@ -136,6 +150,20 @@ RUNS_ELSEWHERE = {
     COND: "the capture into a CUDA graph needs CUDA; `torch.cond` itself runs eagerly and compiled on every device",
 }
 
+# How to cover, in COVER_MINUTES at the start of a lesson, a prerequisite lesson that a track does not teach. A
+# prerequisite is a {doc} link on the lesson's "**Prerequisites**:" line; one that is neither taught earlier in the
+# track nor covered here is a problem of the track.
+COVERS = {
+    ACCELERATOR_GRAPH: "capture records a sequence of kernel launches once and replay runs it again without Python "
+                       "or per-launch overhead, on static input tensors; `torch.accelerator.Graph` is 2.12's "
+                       "device-agnostic front end (XPU implements it in 2.12.0; CUDA keeps `torch.cuda.CUDAGraph`)",
+    TORCHSCRIPT: "TorchScript is deprecated in 2.12 (a `DeprecationWarning` that Python's default filters hide), and "
+                 "`torch.export.export` with `torch.export.save` and `torch.export.load` replaces it for a program "
+                 "you save and deploy",
+}
+PREREQUISITES = re.compile(r"\*\*Prerequisites\*\*:(.*?)(?:\n\n|$)", re.DOTALL)
+DOC_LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
+
 
 @dataclasses.dataclass(frozen=True)
 class Lesson:
@@ -144,11 +172,14 @@ class Lesson:
     teaching: int
     exercises: int
     platforms: tuple[str, ...] = ()
-    first_exercise: int = 0  # minutes of the notebook's first exercise
+    short_exercise: int = 0  # minutes of the notebook's shortest exercise: the one a half day keeps
+    prerequisites: tuple[str, ...] = ()  # entries of the lessons its Prerequisites line links to
+    questions: int = 0  # self-check questions it asks (tools/quiz.py)
+    parallel: tuple[Lesson, ...] = ()  # a breakout: these lessons side by side, one per group
 
     @property
     def minutes(self) -> int:
-        return self.teaching + self.exercises
+        return self.teaching + self.exercises + self.questions * QUIZ_MINUTES
 
 
 @dataclasses.dataclass(frozen=True)
@@ -168,6 +199,9 @@ class Slot:
     lesson: Lesson | None = None
     exercises: int = 0  # exercise minutes taken in this slot (a half day keeps fewer)
     objective: str = ""
+    quiz: int = 0  # minutes of the lesson's self-check questions
+    setup: int = 0  # minutes of Colab's install cell and restart
+    covers: tuple[str, ...] = ()  # prerequisite lessons summarised at the start (COVERS)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -236,7 +270,27 @@ def exercise_metadata(notebook: dict[str, Any], path: Path) -> list[dict[str, An
     return listed
 
 
-def read_lesson(root: Path, entry: str) -> tuple[Lesson, dict[str, Any]]:
+def prerequisites(notebook: dict[str, Any], entry: str) -> tuple[str, ...]:
+    """The lessons that the header's "**Prerequisites**:" line links to with {doc}, as _toc.yml entries."""
+    header = cell_source(notebook["cells"][0]) if notebook.get("cells") else ""
+    line = PREREQUISITES.search(header)
+    if not line:
+        return ()
+    folder = posixpath.dirname(entry)
+    return tuple(posixpath.normpath(posixpath.join(folder, target.strip()))
+                 for target in DOC_LINK.findall(line.group(1)))
+
+
+def questions_asked(root: Path) -> dict[str, int]:
+    """Self-check questions per lesson entry (tools/quiz.py); none where the book has no quizzes."""
+    from tools import quiz
+
+    if not (root / quiz.QUIZZES).is_dir():
+        return {}
+    return {entry: len(questions) for entry, (_, questions) in quiz.lesson_questions(root).items()}
+
+
+def read_lesson(root: Path, entry: str, asked: dict[str, int] | None = None) -> tuple[Lesson, dict[str, Any]]:
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     course = notebook.get("metadata", {}).get("course", {})
@@ -244,14 +298,16 @@ def read_lesson(root: Path, entry: str) -> tuple[Lesson, dict[str, Any]]:
     if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) for k in ("teaching", "exercises"))):
         raise CourseError(f"{path}: metadata course.minutes must give whole 'teaching' and 'exercises' minutes")
     listed = exercise_metadata(notebook, path)
-    first = listed[0]["minutes"] if listed else minutes["exercises"]
+    shortest = min(item["minutes"] for item in listed) if listed else minutes["exercises"]
     lesson = Lesson(entry, notebook_title(notebook, path), minutes["teaching"], minutes["exercises"],
-                    tuple(course.get("platforms", ())), first)
+                    tuple(course.get("platforms", ())), shortest, prerequisites(notebook, entry),
+                    (asked or {}).get(entry, 0))
     return lesson, notebook
 
 
 def lessons(root: Path = ROOT) -> list[Lesson]:
-    return [read_lesson(root, entry)[0] for entry in lesson_entries(root)]
+    asked = questions_asked(root)
+    return [read_lesson(root, entry, asked)[0] for entry in lesson_entries(root)]
 
 
 def exercises(root: Path = ROOT) -> list[Exercise]:
@@ -279,6 +335,8 @@ def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
     """(objective key, lesson entry) in teaching order: the lessons every track of this room and day must hold."""
     found = []
     for objective in OBJECTIVES:
+        if day == "half" and not objective.half_day:
+            continue
         entries = room.platform_lessons if objective.key == "platform" else objective.lessons
         if day == "full":
             entries = objective.full_day_only + entries
@@ -286,20 +344,48 @@ def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
     return found
 
 
-def plan(sessions: list[tuple[str, Lesson, int]], length: int) -> tuple[Slot, ...]:
+def breakout(parts: tuple[Lesson, ...]) -> Lesson:
+    """One slot in which each group of laptops takes its own platform lesson: as long as the longest of them."""
+    return Lesson("+".join(part.entry for part in parts), "Platform breakout", max(p.teaching for p in parts),
+                  max(p.exercises for p in parts), tuple(sorted({x for p in parts for x in p.platforms})),
+                  max(p.short_exercise for p in parts), tuple(sorted({x for p in parts for x in p.prerequisites})),
+                  max(p.questions for p in parts), parts)
+
+
+def sessions_of(room: Room, day: str, found: dict[str, Lesson]) -> list[tuple[str, Lesson]]:
+    """(objective, lesson) in teaching order, a breakout room's platform lessons joined into one."""
+    ordered = [(objective, found[entry]) for objective, entry in track_lessons(room, day)]
+    if not room.breakout:
+        return ordered
+    parts = tuple(lesson for objective, lesson in ordered if objective == "platform")
+    rest = [(objective, lesson) for objective, lesson in ordered if objective != "platform"]
+    return [("platform", breakout(parts)), *rest] if parts else rest
+
+
+def taught_entries(lesson: Lesson) -> tuple[str, ...]:
+    return tuple(part.entry for part in lesson.parallel) or (lesson.entry,)
+
+
+def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None = None) -> tuple[Slot, ...]:
     """Slots for (objective, lesson, exercise minutes) in order: welcome, a break at least every LONGEST_BLOCK
-    minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up."""
+    minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up. Each lesson's slot also
+    holds its quiz, Colab's setup in a Colab room, and a cover of each prerequisite not taught before it."""
     slots = [Slot(START, WELCOME, "Welcome; the pre-flight tables participants ran at home")]
     clock, since_break, had_lunch = START + WELCOME, WELCOME, False
+    taught: set[str] = set()
     for objective, lesson, exercise_minutes in sessions:
-        minutes = lesson.teaching + exercise_minutes
+        covers = tuple(entry for entry in lesson.prerequisites if entry not in taught and entry in COVERS)
+        quiz = lesson.questions * QUIZ_MINUTES
+        setup = COLAB_SETUP if room is not None and room.colab else 0
+        minutes = lesson.teaching + exercise_minutes + quiz + setup + COVER_MINUTES * len(covers)
         if since_break and since_break + minutes > LONGEST_BLOCK:
             lunch = length >= FULL_DAY and not had_lunch and clock - START >= LUNCH_AFTER
             pause, name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
             slots.append(Slot(clock, pause, name))
             clock, since_break, had_lunch = clock + pause, 0, had_lunch or lunch
-        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective))
+        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective, quiz, setup, covers))
         clock, since_break = clock + minutes, since_break + minutes
+        taught.update(taught_entries(lesson))
     if length >= FULL_DAY and not had_lunch:
         raise CourseError("a full day's lessons end before lunch could start: add lessons or shorten the day")
     slots.append(Slot(clock, WRAP_UP, "Wrap-up: questions, what to try next, the feedback form"))
@@ -307,29 +393,44 @@ def plan(sessions: list[tuple[str, Lesson, int]], length: int) -> tuple[Slot, ..
 
 
 def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
-    """The track of one room and day: every objective's lessons, then the room's extras that still fit (full day)."""
+    """The track of one room and day: every objective's lessons, then the room's extras that still fit (full day).
+    A full day takes every exercise of a lesson; a half day its shortest one while the day allows (always for the
+    objectives marked half_day_exercise)."""
     missing = [entry for _, entry in track_lessons(room, day) if entry not in found]
     missing += [entry for entry in room.extras if day == "full" and entry not in found]
     if missing:
         raise CourseError(f"the {room.key} track needs {', '.join(missing)}, which the book does not have")
-    sessions = [(o, found[e], found[e].exercises if day == "full" else 0) for o, e in track_lessons(room, day)]
+    ordered = sessions_of(room, day, found)
     limit = HALF_DAY if day == "half" else FULL_DAY
-    slots = plan(sessions, limit)
-    if day == "half":  # each lesson's first exercise while the day allows, the flagship's and migration's first
-        first = {o.key for o in OBJECTIVES if o.half_day_exercise}
-        order = sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in first)
-        for index in order:
+    kept = {o.key for o in OBJECTIVES if o.half_day_exercise}
+
+    def fits(slots: tuple[Slot, ...]) -> bool:
+        return slots[-1].start + slots[-1].minutes - START <= limit
+
+    if day == "half":  # from no exercise up: each lesson's shortest while the day allows, the kept ones always
+        sessions = [(o, lesson, 0) for o, lesson in ordered]
+        slots = plan(sessions, limit, room)
+        for index in sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in kept):
             objective, lesson, _ = sessions[index]
             trial = [*sessions]
-            trial[index] = (objective, lesson, lesson.first_exercise)
-            trial_slots = plan(trial, limit)
-            if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit or objective in first:
+            trial[index] = (objective, lesson, lesson.short_exercise)
+            trial_slots = plan(trial, limit, room)
+            if fits(trial_slots) or objective in kept:
                 sessions, slots = trial, trial_slots
+    else:  # from every exercise down: the last lessons keep only their shortest until the day fits
+        sessions = [(o, lesson, lesson.exercises) for o, lesson in ordered]
+        slots = plan(sessions, limit, room)
+        for index in reversed(range(len(sessions))):
+            if fits(slots):
+                break
+            objective, lesson, _ = sessions[index]
+            sessions[index] = (objective, lesson, lesson.short_exercise)
+            slots = plan(sessions, limit, room)
     left_out = []
     for entry in room.extras if day == "full" else ():
         extra = found[entry]
         trial = [*sessions, ("extra", extra, extra.exercises)]
-        trial_slots = plan(trial, limit)
+        trial_slots = plan(trial, limit, room)
         if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit:
             sessions, slots = trial, trial_slots
         else:
@@ -343,18 +444,29 @@ def tracks(root: Path = ROOT) -> list[Track]:
 
 
 def track_problems(track: Track) -> list[str]:
-    """What is wrong with a track: an objective not taught, a lesson the room cannot run, a day too long."""
+    """What is wrong with a track: an objective not taught, a lesson the room cannot run, a prerequisite neither
+    taught before nor covered, a quiz that is not counted, a day too long."""
     name = f"{track.room.key} {track.day} day"
     problems = []
-    taught = {slot.lesson.entry for slot in track.slots if slot.lesson}
+    taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
     for objective, entry in track_lessons(track.room, track.day):
         if entry not in taught:
             problems.append(f"{name}: the objective {objective!r} needs {entry}, which is not scheduled")
+    before: set[str] = set()
     for slot in track.slots:
-        if slot.lesson and not (set(slot.lesson.platforms) & track.room.platforms) \
+        if not slot.lesson:
+            continue
+        if not slot.lesson.parallel and not (set(slot.lesson.platforms) & track.room.platforms) \
                 and slot.lesson.entry not in RUNS_ELSEWHERE:
             problems.append(f"{name}: {slot.lesson.entry} targets {list(slot.lesson.platforms)}, none of which "
                             f"this room runs ({sorted(track.room.platforms)})")
+        for entry in slot.lesson.prerequisites:
+            if entry not in before and entry not in slot.covers:
+                problems.append(f"{name}: {slot.lesson.entry} needs {entry}, which is neither taught before it nor "
+                                "covered (COVERS)")
+        if slot.quiz != slot.lesson.questions * QUIZ_MINUTES:
+            problems.append(f"{name}: the quiz of {slot.lesson.entry} is not counted in its slot")
+        before.update(taught_entries(slot.lesson))
     if track.length > track.limit:
         problems.append(f"{name}: {track.length} minutes, more than the {track.limit} of a {track.day} day")
     return problems
@@ -374,8 +486,17 @@ def doc_link(entry: str) -> str:
     return f"{{doc}}`../{entry}`"
 
 
+def slot_minutes(slot: Slot) -> str:
+    """'45 (25 + 15 + quiz 3 + setup 2)': teaching, exercises, then whatever else the slot holds."""
+    assert slot.lesson is not None
+    parts = [str(slot.lesson.teaching), str(slot.exercises)]
+    parts += [f"{what} {minutes}" for what, minutes in (("quiz", slot.quiz), ("setup", slot.setup),
+                                                         ("cover", COVER_MINUTES * len(slot.covers))) if minutes]
+    return f"{slot.minutes} ({' + '.join(parts)})"
+
+
 def track_table(track: Track) -> str:
-    rows = ["| time | session | minutes (teaching + exercises) | objective |", "| --- | --- | --- | --- |"]
+    rows = ["| time | session | minutes (teaching + exercises + extras) | objective |", "| --- | --- | --- | --- |"]
     notes = []
     for slot in track.slots:
         if not slot.lesson:
@@ -386,15 +507,26 @@ def track_table(track: Track) -> str:
         if lesson.entry in RUNS_ELSEWHERE and not set(lesson.platforms) & track.room.platforms:
             mark = " (see note)"
             notes.append(f"{doc_link(lesson.entry)}: {RUNS_ELSEWHERE[lesson.entry]}.")
-        rows.append(f"| {clock_time(slot.start)} | {doc_link(lesson.entry)}{mark} | "
-                    f"{slot.minutes} ({lesson.teaching} + {slot.exercises}) | {slot.objective} |")
+        for entry in slot.covers:
+            mark = " (see note)"
+            notes.append(f"{doc_link(lesson.entry)} starts with five minutes on {doc_link(entry)}: {COVERS[entry]}.")
+        session = doc_link(lesson.entry)
+        if lesson.parallel:
+            session = "breakout: " + " / ".join(doc_link(part.entry) for part in lesson.parallel)
+            notes.append("In the breakout each group takes the platform lesson of its laptops (NVIDIA: CUDA; "
+                         "Apple silicon: MPS; CPU-only and Colab: know your accelerator), one helper per group; "
+                         "the slot is as long as the longest of them.")
+        rows.append(f"| {clock_time(slot.start)} | {session}{mark} | {slot_minutes(slot)} | {slot.objective} |")
     taught = sum(s.minutes for s in track.slots if s.lesson)
     text = "\n".join(rows)
     text += (f"\n\nFrom {clock_time(START)} to {clock_time(track.end)}: {duration(track.length)}, "
              f"{taught} minutes of lessons.")
     if track.day == "half":
-        text += (" A half day keeps each lesson's first exercise while the day allows (always the flagship's and "
-                 "the migration lesson's, the scanner on your own code); give the others as homework.")
+        text += (" A half day keeps each lesson's shortest exercise while the day allows (always the flagship's and "
+                 "the migration lessons'), and has no room for the graphs and distributed objectives; give the "
+                 "other exercises as homework.")
+    elif any(slot.lesson and slot.exercises < slot.lesson.exercises for slot in track.slots):
+        text += " Where a lesson's exercise minutes are fewer than its total, it keeps its shortest exercise."
     if track.left_out:
         text += " Not in this day (a second session): " + ", ".join(
             f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
@@ -404,7 +536,7 @@ def track_table(track: Track) -> str:
 
 
 def objectives_section() -> str:
-    return "\n".join(f"- **{o.key}**: {o.text};" for o in OBJECTIVES)
+    return "\n".join(f"- **{o.key}**: {o.text};" + ("" if o.half_day else " (full day only)") for o in OBJECTIVES)
 
 
 def schedules_section(root: Path = ROOT) -> str:
@@ -418,13 +550,14 @@ def schedules_section(root: Path = ROOT) -> str:
 
 # ---- the exercise index ---------------------------------------------------------------------------------------------
 
-def quiz_rows(root: Path) -> list[str] | None:
-    """One row per chapter quiz (tools.quiz), or None where the quiz tool is not in this checkout."""
-    try:
-        from tools import quiz
-    except ImportError:  # HOOK: tools/quiz.py (the self-check quizzes) is not in this checkout
-        return None
-    return [f"| {q.title} | {len(q.questions)} | {doc_link(q.notebook)} |" for q in quiz.quizzes(root)]
+def quiz_rows(root: Path) -> list[str]:
+    """One row per lesson that asks self-check questions (tools/quiz.py)."""
+    from tools import quiz
+
+    if not (root / quiz.QUIZZES).is_dir():
+        return []
+    return [f"| {chapter_quiz.title} | {doc_link(entry)} | {len(questions)} |"
+            for entry, (chapter_quiz, questions) in quiz.lesson_questions(root).items()]
 
 
 def exercises_page(root: Path = ROOT) -> str:
@@ -433,14 +566,13 @@ def exercises_page(root: Path = ROOT) -> str:
             f"`{e.label}` |" for e in found]
     total = sum(e.minutes for e in found)
     quizzes = quiz_rows(root)
-    if quizzes is None:
-        quiz_part = ["The chapter quizzes are not in this checkout yet (tools/quiz.py)."]
-    elif not quizzes:
-        quiz_part = ["No chapter has a quiz yet."]
+    if not quizzes:
+        quiz_part = ["No lesson asks self-check questions yet."]
     else:
-        quiz_part = ["Each chapter ends with a self-check quiz of multiple-choice questions, in its last notebook: "
-                     "the answers sit in toggles in the book, and a form checks them in a live notebook.", "",
-                     "| chapter | questions | in |", "| --- | --- | --- |", *quizzes]
+        quiz_part = ["Each chapter has self-check questions, multiple choice, each asked at the end of the lesson that "
+                     "teaches it: the answers sit in toggles in the book, and a form checks them in a live notebook. "
+                     "For a room, {doc}`../instructors/quiz-room` shows them without answers.", "",
+                     "| chapter | lesson | questions |", "| --- | --- | --- |", *quizzes]
     return "\n".join([
         "# Exercises",
         "",
@@ -484,6 +616,8 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
     if BEGIN.format(name="objectives") in text:
         text = replace_section(text, "objectives", objectives_section(), guide)
     text = replace_section(text, "schedules", schedules_section(root), guide)
+    if BEGIN.format(name="student-copies") in text:
+        text = replace_section(text, "student-copies", student_section(root), guide)
     return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
 
 
@@ -619,6 +753,10 @@ def colab_problems(root: Path = ROOT) -> list[str]:
 
 # ---- student notebooks ----------------------------------------------------------------------------------------------
 
+STUDENT_BRANCH = "student"  # the branch the publish workflow pushes the student copies to (Colab and Binder open them)
+STUDENT_FOLDER = "student"  # the built site's folder of student copies
+
+
 def student_version(notebook: dict[str, Any]) -> dict[str, Any]:
     """The notebook with each solution cell's code replaced by a stub; tags, metadata and check cells stay."""
     student = copy.deepcopy(notebook)
@@ -629,15 +767,73 @@ def student_version(notebook: dict[str, Any]) -> dict[str, Any]:
     return student
 
 
+def has_solutions(notebook: dict[str, Any]) -> bool:
+    return any(cell.get("cell_type") == "code" and "solution" in cell_tags(cell) for cell in notebook["cells"])
+
+
+def student_path(entry: str) -> str:
+    """Where a lesson's student copy lies, in the student branch and under the site's student folder."""
+    if not entry.startswith("notebooks/"):
+        raise CourseError(f"{entry}: student copies are made of notebooks under notebooks/ only")
+    return f"{entry.removeprefix('notebooks/')}.ipynb"
+
+
+def student_links(entry: str, root: Path = ROOT) -> dict[str, str]:
+    """Colab, Binder and download addresses of a lesson's student copy (the download relative to the site)."""
+    owner_repo = repository_url(root).removeprefix("https://github.com/")
+    path = student_path(entry)
+    return {"colab": f"https://colab.research.google.com/github/{owner_repo}/blob/{STUDENT_BRANCH}/{path}",
+            "binder": f"https://mybinder.org/v2/gh/{owner_repo}/{STUDENT_BRANCH}?labpath={path}",
+            "download": f"{STUDENT_FOLDER}/{path}"}
+
+
 def write_student_notebooks(out: Path, root: Path = ROOT) -> list[Path]:
-    """Write a student version of every notebook under `out`, keeping the folders of notebooks/."""
+    """Write a student version of every notebook with exercises under `out`, keeping the folders of notebooks/."""
     written = []
     for path in notebook_paths(root):
-        target = out / path.relative_to(root / "notebooks")
+        notebook = read_notebook(path)
+        if not has_solutions(notebook):
+            continue
+        target = out / student_path(path.relative_to(root).with_suffix("").as_posix())
         target.parent.mkdir(parents=True, exist_ok=True)
-        write_notebook(target, student_version(read_notebook(path)))
+        write_notebook(target, student_version(notebook))
         written.append(target)
     return written
+
+
+def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, timeout: int = 600) -> list[str]:
+    """Run a lesson's student copy alone in `folder` (as a learner does) and say what went wrong: a cell other than
+    the check after a stubbed solution failed, or such a check passed."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    from tools.exercises import exercise_cells
+
+    path = root / f"{entry}.ipynb"
+    notebook = read_notebook(path)
+    checks = {cells.check for cells in exercise_cells(notebook, path)}
+    student = nbformat.reads(json.dumps(student_version(notebook)), as_version=4)
+    folder.mkdir(parents=True, exist_ok=True)
+    NotebookClient(student, timeout=timeout, allow_errors=True, kernel_name="python3",
+                   resources={"metadata": {"path": str(folder)}}).execute()
+    failed = {index for index, cell in enumerate(student.cells)
+              if any(output.get("output_type") == "error" for output in cell.get("outputs", []))}
+    problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
+                for index in sorted(failed - checks)]
+    problems += [f"{entry}: the check in cell {index} passed on the stub" for index in sorted(checks - failed)]
+    return problems
+
+
+def student_section(root: Path = ROOT) -> str:
+    """The workshop page's table of student copies: every lesson with exercises, opened on Colab or Binder."""
+    rows = ["| lesson | student copy |", "| --- | --- |"]
+    for entry in lesson_entries(root):
+        if not has_solutions(read_notebook(root / f"{entry}.ipynb")):
+            continue
+        links = student_links(entry, root)
+        rows.append(f"| {doc_link(entry)} | [Colab]({links['colab']}) · [Binder]({links['binder']}) · "
+                    f'<a href="../{links["download"]}" download>download</a> |')
+    return "\n".join(rows)
 
 
 # ---- command line ---------------------------------------------------------------------------------------------------
@@ -669,6 +865,8 @@ def main(argv: list[str] | None = None) -> int:
     student = commands.add_parser("student", help="write student notebooks")
     student.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "student",
                          help="folder for the student notebooks (default: _build/student/)")
+    student.add_argument("--check", action="store_true",
+                         help="run each student copy in OUT and exit 1 unless only the checks of its stubs fail")
     args = parser.parse_args(argv)
     try:
         if args.command == "schedule":
@@ -707,6 +905,15 @@ def main(argv: list[str] | None = None) -> int:
                 raise CourseError(f"{args.out}: exists and is not a folder")
             written = write_student_notebooks(args.out)
             print(f"wrote {len(written)} student notebook(s) under {args.out}")
+            if args.check:
+                problems = []
+                for path in written:
+                    entry = "notebooks/" + path.relative_to(args.out).with_suffix("").as_posix()
+                    found = student_copy_problems(entry, path.parent)
+                    print(f"{'ok  ' if not found else 'FAIL'} {entry}", flush=True)
+                    problems += found
+                print("\n".join(problems) or "every student copy fails only at the checks of its stubs")
+                return 1 if problems else 0
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -13,8 +13,9 @@ loopback port. On every page of the book, at a laptop's 1366x900 and a phone's 4
 
 On a phone, the navigation and page-contents buttons open their menus. On notebook pages, the
 outputs are there, figures load, the launch links point at the notebook, exercises are numbered
-from 1 on each page, and solutions are labelled "Show solution" without Colab's `# @title` line;
-formulas render offline.
+from 1 on each page, solutions are labelled "Show solution" without Colab's `# @title` line, and a
+lesson with exercises links its student copy (Colab, Binder, and a download the site carries, with
+every solution replaced by the stub); formulas render offline.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+from tools import workshop
 from tools.course import ROOT, notebook_paths, read_notebook, repository_url
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).
@@ -333,7 +335,20 @@ def test_notebook_page(browser: webdriver.Chrome, site_url: str, notebook: Path)
     repo_path = repository_url().removeprefix("https://github.com/")
     colab = f"https://colab.research.google.com/github/{repo_path}/blob/main/{notebook.as_posix()}"
     assert colab in links, f"{page} has no Colab link to {notebook}"
-    binder = [link for link in links if link.startswith("https://mybinder.org/v2/gh/")]
+    binder = [link for link in links if link.startswith("https://mybinder.org/v2/gh/")
+              and f"/{workshop.STUDENT_BRANCH}?" not in link]
     assert binder and all(repo_path in link and notebook.as_posix() in link for link in binder), (
         f"{page} has no Binder link to {notebook}: {binder}"
     )
+
+    student = browser.find_elements(By.CSS_SELECTOR, "p.student-copy-line a")
+    if solutions:  # a lesson with exercises links its student copy, and the site carries the file
+        expected = workshop.student_links(notebook.with_suffix("").as_posix())
+        hrefs = [a.get_attribute("href") for a in student]
+        assert hrefs[:2] == [expected["colab"], expected["binder"]], f"{page}: student copy links {hrefs}"
+        assert hrefs[2] == f"{site_url}/{expected['download']}", f"{page}: the download points at {hrefs[2]}"
+        copy = read_notebook(SITE / expected["download"])
+        assert [c["source"] for c in copy["cells"] if "solution" in c["metadata"].get("tags", [])] == \
+            [workshop.STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
+    else:
+        assert not student, f"{page} links a student copy but has no exercise"

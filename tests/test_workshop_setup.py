@@ -1,0 +1,220 @@
+"""The workshop's setup kit holds together: every red row of the pre-flight links to a troubleshooting entry that
+exists, every page that says what to do before the day says the same thing (run the pre-flight), the GPU lab's
+image installs the course's pinned torch on a matching CUDA base, and the instructor pages are in the book."""
+
+from __future__ import annotations
+
+import ast
+import re
+from urllib.parse import urlparse
+
+import pytest
+
+from tools import workshop
+from tools.course import ROOT, cell_source, read_notebook, repository_url, toc_files
+
+PREFLIGHT = ROOT / "notebooks" / "workshop" / "preflight.ipynb"
+TROUBLESHOOTING = ROOT / "chapters" / "troubleshooting.md"
+DOCKERFILE = ROOT / "lab" / "Dockerfile"
+DOCKERIGNORE = ROOT / "lab" / "Dockerfile.dockerignore"
+CONSTRAINTS = ROOT / "constraints.txt"
+INSTRUCTOR_PAGES = ("dry-run", "collaborative-document", "mid-day-check", "gpu-lab")
+
+# A MyST target: `(label)=` on its own line, naming the heading under it.
+TARGET = re.compile(r"^\((?P<label>[^)\s]+)\)=[ \t]*\n(?:[ \t]*\n)*#{1,6} ", re.MULTILINE)
+LABEL_CHARACTERS = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+
+
+# ---- the pre-flight's rows and the troubleshooting page -------------------------------------------------------------
+
+def entry_labels(markdown: str) -> set[str]:
+    """The explicit targets of a MyST page that stand on a heading (a link to one lands on that section)."""
+    return {match["label"] for match in TARGET.finditer(markdown)}
+
+
+def string_values(expression: ast.expr) -> list[str]:
+    """The strings an expression can evaluate to: a literal, or the branches of `a if condition else b`."""
+    if isinstance(expression, ast.Constant) and isinstance(expression.value, str):
+        return [expression.value]
+    if isinstance(expression, ast.IfExp):
+        return string_values(expression.body) + string_values(expression.orelse)
+    return []
+
+
+def row_links(source: str) -> list[tuple[str, list[str]]]:
+    """For each `Check(...)` a code cell builds: its status as written, and the labels its `see` can take.
+
+    A status that is not a literal ("FAIL" or a variable) is a row that can be red; `see` may be an expression
+    (`"a" if x else "b"`), or a variable the cell assigns: each string it can evaluate to is a label.
+    """
+    tree = ast.parse(source)
+    assigned: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    assigned.setdefault(target.id, []).append(node.value)
+    rows = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Check"):
+            continue
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+        status = node.args[1] if len(node.args) > 1 else keywords.get("status")
+        see = node.args[5] if len(node.args) > 5 else keywords.get("see")
+        written = status.value if isinstance(status, ast.Constant) else ast.unparse(status) if status else ""
+        values = assigned.get(see.id, []) if isinstance(see, ast.Name) else [] if see is None else [see]
+        labels = [label for value in values for label in string_values(value)]
+        rows.append((written, labels))
+    return rows
+
+
+def preflight_rows() -> list[tuple[str, list[str]]]:
+    cells = read_notebook(PREFLIGHT)["cells"]
+    return [row for cell in cells if cell["cell_type"] == "code" for row in row_links(cell_source(cell))]
+
+
+def broken_links(rows: list[tuple[str, list[str]]], markdown: str) -> list[str]:
+    """What is wrong with the rows' links: a row that can be red without one, or a label with no entry."""
+    labels = entry_labels(markdown)
+    problems = []
+    for status, see in rows:
+        if status not in ("ok", "warn") and not see:
+            problems.append(f"a row with status {status!r} has no `see` link")
+        problems += [f"`see={label!r}`: no `({label})=` heading in the page" for label in see if label not in labels]
+    return problems
+
+
+def test_every_red_row_links_to_an_entry_of_the_troubleshooting_page() -> None:
+    rows = preflight_rows()
+    red = [row for row in rows if row[0] not in ("ok", "warn")]
+    # Python, torch, packages, driver, memory, disk, Inductor, torchrun, a broken check: nine ways to be red.
+    assert len(red) >= 9, f"found only {len(red)} rows that can be red: is the pre-flight read right? {rows}"
+    assert broken_links(rows, TROUBLESHOOTING.read_text()) == []
+
+
+def test_a_removed_entry_or_a_row_without_a_link_is_reported() -> None:
+    page = "(low-disk)=\n## Not enough disk\n\n(no-compiler)=\n\n## No compiler\n\n(loose-label)=\nText, no heading.\n"
+    assert entry_labels(page) == {"low-disk", "no-compiler"}
+    source = (
+        'Check("disk", "FAIL", found, fix, see="low-disk")\n'
+        'see = "no-compiler" if device == "cpu" else "inductor-on-accelerator"\n'
+        'Check("C++", "FAIL", found, fix, see=see)\n'
+        'Check("port", status, found, fix)\n'
+        'Check("gpu", "warn", found, fix, see="loose-label")\n'
+        'Check("ok row", "ok", found)\n'
+    )
+    assert broken_links(row_links(source), page) == [
+        "`see='inductor-on-accelerator'`: no `(inductor-on-accelerator)=` heading in the page",
+        "a row with status 'status' has no `see` link",
+        "`see='loose-label'`: no `(loose-label)=` heading in the page",
+    ]
+
+
+def test_labels_are_their_own_html_anchors() -> None:
+    """Sphinx writes a label's id as lowercase words joined by hyphens: a label already in that form is the anchor
+    the pre-flight's link ends with."""
+    labels = {label for _, see in preflight_rows() for label in see}
+    assert labels, "the pre-flight links no troubleshooting entry"
+    assert [label for label in labels if not LABEL_CHARACTERS.fullmatch(label)] == []
+
+
+def test_the_preflight_links_to_the_published_troubleshooting_page() -> None:
+    """The link in the pre-flight's table is the book's address, derived from the repository URL in _config.yml
+    (https://github.com/OWNER/NAME is published at https://OWNER.github.io/NAME/), so a fork that changes the
+    URL there is told to change it here too."""
+    owner, name = urlparse(repository_url()).path.strip("/").split("/")[:2]
+    expected = f"https://{owner}.github.io/{name}/chapters/troubleshooting.html"
+    sources = "\n".join(cell_source(cell) for cell in read_notebook(PREFLIGHT)["cells"])
+    assert re.findall(r'HELP = "([^"]+)"', sources) == [expected]
+
+
+# ---- one instruction for before the day -----------------------------------------------------------------------------
+
+BEFORE_THE_DAY = re.compile(r"before the (day|workshop)|the day before|weeks? (ahead|before)", re.IGNORECASE)
+NOTEBOOK_REFERENCE = re.compile(r"\{doc\}`(?:[^`<]*<)?(?:\.\./)*(notebooks/[^`>]+)>?`")
+PAGES_THAT_SAY_IT = ("chapters/workshop-setup.md", "chapters/how-to-use.md", "chapters/workshop.md")
+
+
+def before_the_day_notebooks(markdown: str) -> list[list[str]]:
+    """For each paragraph that speaks of the time before the workshop, the notebooks it names."""
+    return [NOTEBOOK_REFERENCE.findall(paragraph) for paragraph in re.split(r"\n\s*\n", markdown)
+            if BEFORE_THE_DAY.search(paragraph)]
+
+
+def test_before_the_day_every_page_says_run_the_preflight() -> None:
+    pages = [ROOT / "index.md", *sorted((ROOT / "chapters").glob("*.md")), *sorted((ROOT / "instructors").glob("*.md"))]
+    others = {
+        f"{page.relative_to(ROOT)}: {notebook}"
+        for page in pages for named in before_the_day_notebooks(page.read_text())
+        for notebook in named if notebook != workshop.PREFLIGHT
+    }
+    assert others == set(), "a page asks for another notebook before the day than the pre-flight"
+    for page in PAGES_THAT_SAY_IT:
+        named = before_the_day_notebooks((ROOT / page).read_text())
+        assert [workshop.PREFLIGHT] in named, f"{page} does not tell participants to run the pre-flight before the day"
+
+
+def test_a_page_that_names_another_notebook_before_the_day_is_caught() -> None:
+    old_how_to_use = ("so participants know when they are done. Ask participants to run\n"
+                      "{doc}`../notebooks/getting-started/know-your-accelerator` before the day: it reports")
+    assert before_the_day_notebooks(old_how_to_use) == [["notebooks/getting-started/know-your-accelerator"]]
+    assert before_the_day_notebooks("Run {doc}`the check <../notebooks/workshop/preflight>` a week ahead.") == [
+        [workshop.PREFLIGHT]]
+
+
+# ---- the GPU lab ----------------------------------------------------------------------------------------------------
+
+def torch_pin() -> str:
+    pins = re.findall(r"^torch==(\S+)$", CONSTRAINTS.read_text(), re.MULTILINE)
+    assert len(pins) == 1, f"constraints.txt should pin torch once; found {pins}"
+    return pins[0]
+
+
+def dockerfile_instructions(text: str) -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) per instruction, continuation lines joined and comments dropped."""
+    joined = re.sub(r"\\\n", " ", "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#")))
+    return [(line.split(maxsplit=1)[0].upper(), line.split(maxsplit=1)[1]) for line in joined.splitlines()
+            if line.strip()]
+
+
+def test_the_lab_installs_the_course_requirements_under_its_constraints() -> None:
+    instructions = dockerfile_instructions(DOCKERFILE.read_text())
+    copied = [arguments.split() for name, arguments in instructions if name == "COPY"]
+    assert ["requirements.txt", "constraints.txt", "/opt/course/"] in copied
+    installs = [arguments for name, arguments in instructions if name == "RUN" and "pip install" in arguments]
+    assert len(installs) == 1 and re.search(r"-r \S*requirements\.txt", installs[0]), installs
+    assert re.search(r"-c \S*constraints\.txt", installs[0]), "the lab must install under constraints.txt"
+    ignored = DOCKERIGNORE.read_text().splitlines()
+    for sources in copied:
+        kept = [source for source in sources[:-1] if not source.startswith("--") and f"!{source}" not in ignored]
+        assert kept == [], f"lab/Dockerfile.dockerignore leaves {kept} out of the build context"
+
+
+def test_the_lab_base_image_is_the_cuda_release_of_its_torch_wheel() -> None:
+    text = DOCKERFILE.read_text()
+    base = re.search(r"^ARG BASE=nvidia/cuda:(\d+)\.(\d+)\.\d+-base-ubuntu24\.04$", text, re.MULTILINE)
+    cuda = re.search(r"^ARG CUDA=(\d+)\.(\d+)$", text, re.MULTILINE)
+    assert base and cuda, "lab/Dockerfile should declare ARG BASE=nvidia/cuda:X.Y.Z-base-... and ARG CUDA=X.Y"
+    assert base.groups() == cuda.groups(), f"base image CUDA {base.groups()} but torch wheel CUDA {cuda.groups()}"
+    assert 'download.pytorch.org/whl/cu$(echo "$CUDA" | tr -d .)' in text, "the wheel index must follow CUDA"
+    assert '= "$CUDA"' in text, "the build must stop when torch is built for another CUDA"
+
+
+@pytest.mark.parametrize("page", ["lab/Dockerfile", "lab/README.md", "instructors/gpu-lab.md"])
+def test_the_lab_names_the_pinned_torch(page: str) -> None:
+    named = set(re.findall(r"(?:torch|PyTorch)[ -](\d+\.\d+\.\d+)", (ROOT / page).read_text()))
+    assert named == {torch_pin()}, f"{page} names torch {sorted(named)}; constraints.txt pins {torch_pin()}"
+
+
+# ---- the instructor pages -------------------------------------------------------------------------------------------
+
+def test_the_instructor_pages_are_in_the_book() -> None:
+    listed = set(toc_files())
+    on_disk = {f"instructors/{page.stem}" for page in (ROOT / "instructors").glob("*.md")}
+    assert {f"instructors/{page}" for page in INSTRUCTOR_PAGES} <= on_disk
+    assert sorted(on_disk - listed) == [], "pages under instructors/ that _toc.yml leaves out of the book"
+
+
+def test_the_dry_run_checklist_has_a_section_per_room() -> None:
+    headings = re.findall(r"^## (.+)$", (ROOT / "instructors" / "dry-run.md").read_text(), re.MULTILINE)
+    assert [room.title for room in workshop.ROOMS if room.title not in headings] == []

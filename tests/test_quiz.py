@@ -121,7 +121,7 @@ def test_the_room_page_holds_every_question_with_its_answer_closed() -> None:
     assert "<details open" not in page
     assert page.count("<details><summary>Answer</summary>") == sum(len(q.questions) for q in QUIZZES)
     for entry in ASKED:
-        assert f"<../{entry}>`" in page
+        assert f"### {{doc}}`../{entry}`" in page
 
 
 # ---- validation and attach, on a small book of their own ----------------------------------------------------------

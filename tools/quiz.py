@@ -329,12 +329,6 @@ def _inline(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
-def lesson_title(root: Path, entry: str) -> str:
-    cells = read_notebook(root / f"{entry}.ipynb")["cells"]
-    first = cell_source(cells[0]).strip().split("\n")[0] if cells else ""
-    return first[2:].strip() if first.startswith("# ") else entry
-
-
 def room_page(root: Path = ROOT) -> str:
     """Every lesson's questions without their answers; each answer in a closed toggle that the instructor opens."""
     lines = [
@@ -349,7 +343,7 @@ def room_page(root: Path = ROOT) -> str:
     for quiz in quizzes(root):
         lines += ["", f"## {quiz.title}"]
         for entry, questions in quiz.lessons().items():
-            lines += ["", f"### {{doc}}`{lesson_title(root, entry)} <../{entry}>`", ""]
+            lines += ["", f"### {{doc}}`../{entry}`", ""]
             for number, question in enumerate(questions, 1):
                 items = "".join(f"<li>{_inline(choice)}</li>" for choice in question.choices)
                 letter = LETTERS[question.answer]

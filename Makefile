@@ -27,7 +27,7 @@ help:
 	@echo "make notebooks  execute every notebook once: cells, exercise checks, run records, the book's cache"
 	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
 	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers (quick loop)"
-	@echo "make quiz    regenerate the quiz cells (tools/snippets/quiz_*.py) from quizzes/*.yml"
+	@echo "make quiz    write each lesson's quiz cells and instructors/quiz-room.md from quizzes/*.yml"
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
 	@echo "make flaky   the matrix three times per release, notebooks that start processes 29 times (RELEASE=R: one)"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
@@ -68,7 +68,7 @@ test: $(VENV)/.test-deps
 	$(PY) -m tools.steps --summary $(RUNS)/make-test-steps.json
 
 lint: $(VENV)/.test-deps
-	$(BIN)/ruff check tools tests notebooks
+	$(BIN)/ruff check tools tests notebooks torch_upgrade_scan
 
 unit: $(VENV)/.test-deps
 	$(PY) -m pytest tests --ignore=tests/browser -q
@@ -125,7 +125,8 @@ record: $(VENV)/.book-deps
 	$(PY) -m tools.record_eigh
 
 quiz: $(VENV)/.book-deps
-	$(PY) -m tools.quiz snippets
+	$(PY) -m tools.quiz attach
+	$(PY) -m tools.quiz room
 
 workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages
@@ -134,7 +135,7 @@ student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student
 
 scan: $(VENV)/.book-deps
-	$(PY) -m tools.upgrade_scan --exclude 'tests/fixtures/*' .
+	$(PY) -m torch_upgrade_scan --exclude 'tests/fixtures/*' .
 
 clean:
 	rm -rf _build

@@ -63,7 +63,7 @@ def test_the_cells_show_every_answer_in_a_toggle_and_the_form_gives_feedback(
         answer = page.split("<summary>Answer</summary>")[number].split("</details>")[0]
         assert answer.startswith(f"<p>({correct}) "), f"question {number}: the toggle shows another choice"
     assert "application/vnd.jupyter.widget-view+json" in shown[1]
-    form = namespace["quiz_form"]
+    form = namespace["answer_form"]
     picks = [child for child in form.children if hasattr(child, "options")]
     button, feedback = form.children[-2], form.children[-1]
     for pick, question in zip(picks, questions, strict=True):
@@ -84,7 +84,7 @@ def test_room_mode_shows_no_answer_until_revealed(monkeypatch: pytest.MonkeyPatc
     shown, namespace = _run_cells(source, monkeypatch)
     _, questions = ASKED[entry]
     assert "<details>" not in shown[0].data and "Answer" not in shown[0].data
-    form = namespace["quiz_form"]
+    form = namespace["answer_form"]
     button, feedback = form.children[-2], form.children[-1]
     assert button.description == "Reveal the answers" and feedback.value == ""
     button.click()
@@ -95,7 +95,7 @@ def test_room_mode_shows_no_answer_until_revealed(monkeypatch: pytest.MonkeyPatc
 def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import raises ImportError
     shown, namespace = _run_cells(_cell_sources(next(iter(ASKED))), monkeypatch)
-    assert len(shown) == 1 and "<details>" in shown[0].data and namespace["quiz_form"] is None
+    assert len(shown) == 1 and "<details>" in shown[0].data and namespace["answer_form"] is None
 
 
 def test_the_cells_run_in_a_kernel_with_no_repository_files(tmp_path: Path) -> None:

@@ -13,13 +13,13 @@ import re
 import subprocess
 import sys
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from tools import upgrade_scan
 from tools.course import ROOT, cell_source, read_notebook
-from tools.snippets import upgrade_scan as snippet
+from torch_upgrade_scan import cli, fix, scan
 
 FIXTURES = ROOT / "tests" / "fixtures" / "upgrade_scan"
 EXPECT = re.compile(r"#\s*expect(?:\(-(\d)\))?:\s*([a-z][a-z0-9-]*)")  # (-N): the finding is N lines up
@@ -27,15 +27,15 @@ Key = tuple[str, int | None, int, str]
 
 
 def fixture_files() -> list[Path]:
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and snippet.kind_of(p))
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and scan.kind_of(p))
 
 
 def expected(path: Path) -> set[Key]:
     """(file, cell, line, rule) for every `# expect: <rule>` mark in a fixture (`# expect(-1):` marks the line
-    above: a shell command continued with a backslash is reported where it starts)."""
+    above: a shell command continued with a backslash is reported where it starts). Cells count from 1."""
     if path.suffix == ".ipynb":
         cells = read_notebook(path)["cells"]
-        units = [(i, cell_source(c)) for i, c in enumerate(cells) if c["cell_type"] == "code"]
+        units = [(i, cell_source(c)) for i, c in enumerate(cells, start=1) if c["cell_type"] == "code"]
     else:
         units = [(None, path.read_bytes().decode("utf-8", errors="replace"))]
     return {(path.name, cell, number - int(match.group(1) or 0), match.group(2))
@@ -45,9 +45,9 @@ def expected(path: Path) -> set[Key]:
 
 
 @pytest.fixture(scope="module")
-def whole() -> upgrade_scan.Report:
+def whole() -> scan.Report:
     """One scan of the fixture tree, as a project: torchrun lines in one file are evidence for another."""
-    return upgrade_scan.scan_paths([FIXTURES])
+    return scan.scan_paths([FIXTURES])
 
 
 def test_there_are_fixtures() -> None:
@@ -58,14 +58,14 @@ def test_there_are_fixtures() -> None:
 
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
-def test_findings_are_exactly_the_marked_lines(path: Path, whole: upgrade_scan.Report) -> None:
+def test_findings_are_exactly_the_marked_lines(path: Path, whole: scan.Report) -> None:
     want = expected(path)
     got = {(Path(f.path).name, f.cell, f.line, f.rule) for f in whole.findings if Path(f.path) == path}
     assert got - want == set(), "reported but not marked (a false positive)"
     assert want - got == set(), "marked but not reported (a miss)"
 
 
-def test_the_fixtures_scan_without_errors(whole: upgrade_scan.Report) -> None:
+def test_the_fixtures_scan_without_errors(whole: scan.Report) -> None:
     assert whole.errors == [] and whole.internal == []
     assert any("README.md" in note and "not parsed" in note for note in whole.notes)
     assert any("r_kernel.ipynb" in note and "skipped" in note for note in whole.notes)
@@ -74,36 +74,30 @@ def test_the_fixtures_scan_without_errors(whole: upgrade_scan.Report) -> None:
 @pytest.mark.parametrize("name", ["clean.py", "clean.ipynb", "false_alarms.py"])
 def test_clean_code_gives_no_finding(name: str) -> None:
     assert expected(FIXTURES / name) == set(), "a clean fixture must not mark anything"
-    assert upgrade_scan.main([str(FIXTURES / name)]) == 0
+    assert cli.main([str(FIXTURES / name)]) == 0
 
 
 def test_every_rule_has_a_fixture() -> None:
     marked = {rule for path in fixture_files() for *_, rule in expected(path)}
-    assert marked == set(upgrade_scan.RULES)
+    assert marked == set(scan.RULES)
 
 
 def test_every_rule_has_a_severity_and_the_unruled_changes_a_reason() -> None:
-    assert {r.severity for r in upgrade_scan.RULES.values()} == {"breaks", "warns", "advisory"}
-    assert all(len(reason) > 20 for reason in snippet.NO_RULE.values())
-
-
-def test_the_cli_is_the_snippet() -> None:
-    """One source: the command line runs the very code the notebook stamps in."""
-    assert upgrade_scan.scan_paths is snippet.scan_paths
-    assert upgrade_scan.RULES is snippet.RULES
+    assert {r.severity for r in scan.RULES.values()} == {"breaks", "warns", "advisory"}
+    assert all(len(reason) > 20 for reason in scan.NO_RULE.values())
 
 
 def test_text_report_is_grouped_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
-    assert upgrade_scan.main([str(FIXTURES / "affected.ipynb")]) == 1
+    assert cli.main([str(FIXTURES / "affected.ipynb")]) == 1
     out = capsys.readouterr().out
     assert out.count("[torchscript] warns: TorchScript is deprecated") == 1, "what changed is said once per rule"
-    assert "affected.ipynb[cell 2]:1:12: torch.jit.script" in out
+    assert "affected.ipynb[cell 3]:1:12: torch.jit.script" in out, "cells count from 1"
     assert "fix (torch.jit.script, torch.jit.trace): " in out or "fix: " in out
-    assert re.search(r"finding\(s\) in 1 file\(s\), 0 error\(s\); [\d.]+ s, \d+ files/s", out)
+    assert re.search(r"finding\(s\) in 1 file\(s\), 0 error\(s\), 0 note\(s\); [\d.]+ s, \d+ files/s", out)
 
 
 def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert upgrade_scan.main([str(FIXTURES / "affected.py"), "--format", "json"]) == 1
+    assert cli.main([str(FIXTURES / "affected.py"), "--format", "json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["errors"] == [] and report["files"] == 1
     first = report["findings"][0]
@@ -112,41 +106,41 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_sarif_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert upgrade_scan.main([str(FIXTURES / "misses.py"), "--format", "sarif"]) == 1
+    assert cli.main([str(FIXTURES / "misses.py"), "--format", "sarif"]) == 1
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
-    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == set(upgrade_scan.RULES)
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == set(scan.RULES)
     fsdp = next(r for r in run["results"] if r["ruleId"] == "fsdp2-fullgraph")
     assert fsdp["level"] == "error"
     assert fsdp["locations"][0]["physicalLocation"]["region"] == {"startLine": 33, "startColumn": 8}
 
 
 def test_github_annotations(capsys: pytest.CaptureFixture[str]) -> None:
-    assert upgrade_scan.main([str(FIXTURES / "misses.py"), "--format", "github", "--select", "advisory"]) == 1
+    assert cli.main([str(FIXTURES / "misses.py"), "--format", "github", "--select", "advisory"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert lines and all(line.startswith("::notice file=") for line in lines), lines
     assert any(",line=34,col=11,title=2.12 torchcomms-p2p::isend: " in line for line in lines)
 
 
 def test_select_ignore_and_exclude(capsys: pytest.CaptureFixture[str]) -> None:
-    report = upgrade_scan.scan_paths([FIXTURES], select=["torchscript"], ignore=[], exclude=["*/project/*"])
+    report = scan.scan_paths([FIXTURES], select=["torchscript"], ignore=[], exclude=["*/project/*"])
     assert report.findings and {f.rule for f in report.findings} == {"torchscript"}
     assert not any("project" in Path(f.path).parts for f in report.findings)
-    report = upgrade_scan.scan_paths([FIXTURES / "misses.py"], ignore=["torchscript", "advisory"])
+    report = scan.scan_paths([FIXTURES / "misses.py"], ignore=["torchscript", "advisory"])
     assert {f.rule for f in report.findings} == {"dist-nn-functional", "defer-layout-freezing", "fsdp2-fullgraph"}
     with pytest.raises(SystemExit):
-        upgrade_scan.main([str(FIXTURES), "--select", "no-such-rule"])
+        cli.main([str(FIXTURES), "--select", "no-such-rule"])
 
 
 def test_noqa_suppresses_only_the_rule_it_names() -> None:
-    report = upgrade_scan.scan_source("import torch\nm = torch.jit.script(f)  # noqa: torchscript\n"
+    report = scan.scan_source("import torch\nm = torch.jit.script(f)  # noqa: torchscript\n"
                                       "n = torch.jit.script(f)  # noqa: magma\n")
     assert [f.line for f in report.findings] == [3]
 
 
 def test_a_missing_path_is_bad_input_on_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert upgrade_scan.main([str(tmp_path / "nowhere.py")]) == 2
+    assert cli.main([str(tmp_path / "nowhere.py")]) == 2
     captured = capsys.readouterr()
     assert "nowhere.py: no such file or folder" in captured.err
     assert "nowhere" not in captured.out and "Traceback" not in captured.err
@@ -156,23 +150,24 @@ def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> Non
     (tmp_path / "broken.py").write_text("import torch\ndef f(:\n    torch.jit.script\n")
     (tmp_path / "ok.py").write_text("import torch\ntorch.jit.script(torch.nn.Linear(2, 2))\n")
     (tmp_path / "broken.ipynb").write_text("{not json, torch.jit")
-    report = upgrade_scan.scan_paths([tmp_path])
+    report = scan.scan_paths([tmp_path])
     assert [(Path(f.path).name, f.line, f.rule) for f in report.findings] == [("ok.py", 2, "torchscript")]
     assert len(report.errors) == 2
     assert any("broken.py: cannot parse (line 2: invalid syntax)" in e for e in report.errors)
     assert any("broken.ipynb: not a valid notebook" in e for e in report.errors)
     assert all("\n" not in e for e in report.errors), "one line per error"
-    assert upgrade_scan.exit_code(report) == 2
+    assert scan.exit_code(report) == 2
 
 
 def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path) -> None:
     """Crash classes of issue 13: each is one error line, and the other files are still scanned."""
     (tmp_path / "chain600.py").write_text("import torch\nx = " + " + ".join(["a"] * 600) + "\ntorch.jit.script\n")
-    (tmp_path / "deep.py").write_text("import torch\nx = " + "+".join(["a"] * 100_000) + "\n")
-    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit\n" * 2000)
+    (tmp_path / "deep.py").write_text("import torch.jit\nx = " + "+".join(["a"] * 100_000) + "\n")
+    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit\n" * 16_000)
+    (tmp_path / "huge_plain.py").write_text("x = 1\n" * 60_000)  # no torch content: skipped, no error
     os.mkfifo(tmp_path / "pipe.py")
     start = time.perf_counter()
-    report = upgrade_scan.scan_paths([tmp_path], max_bytes=20_000)
+    report = scan.scan_paths([tmp_path], max_bytes=250_000)
     assert time.perf_counter() - start < 30, "a FIFO or a big file must not hang the scan"
     assert [(Path(f.path).name, f.line) for f in report.findings] == [("chain600.py", 3)]
     messages = sorted(report.errors)
@@ -180,25 +175,25 @@ def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path)
     assert "deep.py: too deeply nested to parse" in messages[0] or "deep.py" in messages[0]
     assert any("huge.py" in m and "limit" in m for m in messages)
     assert any("pipe.py: not a regular file" in m for m in messages)
-    assert upgrade_scan.exit_code(report) == 2
+    assert scan.exit_code(report) == 2
 
 
 def test_an_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def broken(*args: object) -> None:
         raise KeyError("bug")
 
-    monkeypatch.setattr(snippet, "python_findings", broken)
-    assert upgrade_scan.main([str(FIXTURES / "affected.py"), "--jobs", "1"]) == 3
+    monkeypatch.setattr(scan, "python_findings", broken)
+    assert cli.main([str(FIXTURES / "affected.py"), "--jobs", "1"]) == 3
     assert "internal error" in capsys.readouterr().err
 
 
 def test_ipython_lines_keep_line_numbers_and_blocks() -> None:
-    code, shell = upgrade_scan.split_cell("import os\nfor i in range(2):\n    !echo $i\n%matplotlib inline\nx = !ls")
+    code, shell = scan.split_cell("import os\nfor i in range(2):\n    !echo $i\n%matplotlib inline\nx = !ls")
     assert code.split("\n") == ["import os", "for i in range(2):", "    pass", "", ""]
     assert shell == [(3, "echo $i"), (5, "ls")]
-    code, shell = upgrade_scan.split_cell("%%bash\ntorchrun train.py")
+    code, shell = scan.split_cell("%%bash\ntorchrun train.py")
     assert code == "" and shell == [(2, "torchrun train.py")]
-    code, shell = upgrade_scan.split_cell("!pip install \\\n    torch\nimport torch")
+    code, shell = scan.split_cell("!pip install \\\n    torch\nimport torch")
     assert code.split("\n") == ["", "", "import torch"]
     assert shell == [(1, "pip install \\"), (2, "torch")]
 
@@ -214,24 +209,24 @@ def test_ipython_lines_keep_line_numbers_and_blocks() -> None:
     ("python train.py", False),
 ])
 def test_which_torchrun_lines_get_a_free_port(line: str, relies: bool) -> None:
-    assert snippet.torchrun_without_port(line) is relies
+    assert scan.torchrun_without_port(line) is relies
 
 
 def test_torchrun_alone_is_not_a_finding() -> None:
     """Only a file that also names 29500 relies on the old default port."""
-    without = upgrade_scan.scan_notebook_json(json.dumps({"cells": [
+    without = scan.scan_notebook_json(json.dumps({"cells": [
         {"cell_type": "code", "source": "!torchrun --nproc-per-node=2 train.py"}]}))
     assert without.findings == []
     store = "import torch.distributed as dist\nstore = dist.TCPStore('localhost', 29500)"
-    with_port = upgrade_scan.scan_notebook_json(json.dumps({"cells": [
+    with_port = scan.scan_notebook_json(json.dumps({"cells": [
         {"cell_type": "code", "source": "!torchrun --nproc-per-node=2 train.py"},
         {"cell_type": "code", "source": store}]}))
-    assert [(f.cell, f.line, f.rule) for f in with_port.findings] == [(0, 1, "port-29500"), (1, 2, "port-29500")]
+    assert [(f.cell, f.line, f.rule) for f in with_port.findings] == [(1, 1, "port-29500"), (2, 2, "port-29500")]
 
 
 def test_worker_processes_find_what_one_process_finds() -> None:
-    one = upgrade_scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=1)
-    two = upgrade_scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=2)
+    one = scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=1)
+    two = scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=2)
     assert one.files >= 64, "enough files for the worker pool to start"
     assert one.findings == two.findings and one.errors == two.errors
 
@@ -241,20 +236,22 @@ def test_the_skipped_folders_are_reported(tmp_path: Path) -> None:
     (tmp_path / ".github").mkdir()
     (tmp_path / ".github" / "ci.yml").write_text("- run: pip install torch --index-url "
                                                   "https://download.pytorch.org/whl/cu128\n")
-    report = upgrade_scan.scan_paths([tmp_path])
+    report = scan.scan_paths([tmp_path])
     assert report.skipped_folders == [(tmp_path / ".git").as_posix()]
     assert [f.rule for f in report.findings] == ["cu128-wheels"], "hidden CI folders are read"
-    assert "skipped folders: " in upgrade_scan.format_report(report)
+    assert "skipped folders: " in scan.format_report(report)
 
 
 def test_the_pre_commit_hook_runs_this_command() -> None:
     hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
-    assert "id: torch-2-12-upgrade-scan" in hooks and "entry: python -m tools.upgrade_scan" in hooks
+    assert "id: torch-upgrade-scan" in hooks and "entry: torch-upgrade-scan " in hooks
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {"torch-upgrade-scan": "torch_upgrade_scan.cli:main"}
 
 
 def test_the_whole_repository_scans_cleanly_and_fast() -> None:
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-m", "tools.upgrade_scan", ".", "--format", "json"], cwd=ROOT,
+    result = subprocess.run([sys.executable, "-m", "torch_upgrade_scan", ".", "--format", "json"], cwd=ROOT,
                             capture_output=True, text=True, check=False)
     elapsed = time.perf_counter() - start
     report = json.loads(result.stdout)
@@ -265,7 +262,7 @@ def test_the_whole_repository_scans_cleanly_and_fast() -> None:
 
 
 def test_fixes_are_worded_per_api() -> None:
-    fixes = {(Path(f.path).name, f.detail): f.fix for f in upgrade_scan.scan_paths([FIXTURES]).findings}
+    fixes = {(Path(f.path).name, f.detail): f.fix for f in scan.scan_paths([FIXTURES]).findings}
     assert fixes[("test_scriptable.py", "torch.jit.script")].startswith("a test that checks scriptability")
     assert fixes[("aliases.py", "@torch.jit.script")].startswith("remove the decorator")
     assert fixes[("affected.py", "torch.jit.load")].startswith("torch.export.load") and "third-party" in fixes[
@@ -283,10 +280,10 @@ def test_the_deprecated_dist_nn_collectives_are_the_ones_torch_deprecates() -> N
 
     import torch.distributed.nn.functional as dist_nn
 
-    warning = {op for op in snippet.DIST_NN_OPS if "_deprecated(" in inspect.getsource(getattr(dist_nn, op))}
-    assert warning == set(snippet.DEPRECATED_DIST_NN)
-    changed = upgrade_scan.RULES["dist-nn-functional"].changed
-    assert all(op in changed for op in snippet.DEPRECATED_DIST_NN) and "silent" not in changed
+    warning = {op for op in scan.DIST_NN_OPS if "_deprecated(" in inspect.getsource(getattr(dist_nn, op))}
+    assert warning == set(scan.DEPRECATED_DIST_NN)
+    changed = scan.RULES["dist-nn-functional"].changed
+    assert all(op in changed for op in scan.DEPRECATED_DIST_NN) and "silent" not in changed
 
 
 def test_the_funcol_fixes_have_gradients_except_broadcast() -> None:
@@ -301,13 +298,330 @@ def test_the_funcol_fixes_have_gradients_except_broadcast() -> None:
     used = ["all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "all_to_all_single"]
     assert all(differentiable(op) for op in used)
     assert not differentiable("broadcast")
-    assert not snippet.dist_nn_fix("broadcast").startswith("use funcol.broadcast")
-    assert "no autograd kernel" in snippet.dist_nn_fix("broadcast")
+    assert not scan.dist_nn_fix("broadcast").startswith("use funcol.broadcast")
+    assert "no autograd kernel" in scan.dist_nn_fix("broadcast")
 
 
 def test_the_cu126_advice_leaves_out_blackwell() -> None:
     """The cu126 wheel has no sm_100/sm_120 kernels (PyTorch's RELEASE.md support matrix for 2.12), so the fix
     must not send a Blackwell GPU there."""
-    fix = upgrade_scan.RULES["cu128-wheels"].fix
+    fix = scan.RULES["cu128-wheels"].fix
     assert "cu126" in fix and "no Blackwell kernels" in fix
     assert "update the driver" in fix and "2.11" in fix
+
+
+# ---- everyday use: configuration, exit status, rules, noqa, excludes (issue 24) ---------------------------------
+
+
+def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding=encoding)
+    return path
+
+
+JIT = "import torch\nm = torch.jit.script(torch.nn.Linear(2, 2))\n"  # a torchscript finding (warns) on line 2
+P2P = "import torch.distributed as dist\ndist.isend(t, 1)\n"  # a torchcomms-p2p finding (advisory) on line 2
+
+
+def test_settings_come_from_the_projects_pyproject(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found walking up from the scanned path, with every key applied (fails if any key is ignored)."""
+    project = tmp_path / "project"
+    write(project / "pyproject.toml", '[tool.torch-upgrade-scan]\nignore = ["magma"]\nexclude = ["vendor/*"]\n'
+          'fail-on = "warns"\n[tool.torch-upgrade-scan.per-file-ignores]\n"tests/*" = ["torchscript"]\n')
+    write(project / "src" / "model.py", JIT)
+    write(project / "src" / "comm.py", P2P)
+    write(project / "src" / "linalg.py", "import torch\ntorch.backends.cuda.preferred_linalg_library('magma')\n")
+    write(project / "tests" / "test_model.py", JIT)
+    write(project / "vendor" / "old.py", JIT)
+    monkeypatch.chdir(tmp_path)  # not the project: the settings are found from the path scanned
+    assert cli.main([str(project / "src"), "--format", "json"]) == 1
+    found = {(Path(f["path"]).name, f["rule"]) for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert found == {("model.py", "torchscript"), ("comm.py", "torchcomms-p2p")}, "ignore applies to magma"
+    assert cli.main([str(project), "--format", "json"]) == 1
+    paths = {Path(f["path"]).relative_to(project).as_posix() for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert paths == {"src/model.py", "src/comm.py"}, "vendor/ excluded, tests/* ignores torchscript"
+    (project / "src" / "model.py").unlink()
+    assert cli.main([str(project)]) == 0, "fail-on = warns: an advisory finding alone exits 0"
+    assert cli.main([str(project), "--fail-on", "advisory"]) == 1, "the command line replaces the file's value"
+
+
+def test_a_bad_setting_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.torch-upgrade-scan]\nselect = ["torchscrpt"]\n')
+    write(tmp_path / "a.py", JIT)
+    assert cli.main([str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "unknown rule or severity torchscrpt" in err and "torchscript" in err and "Traceback" not in err
+    write(tmp_path / "pyproject.toml", '[tool.torch-upgrade-scan]\nfail_on = "breaks"\n')
+    assert cli.main([str(tmp_path)]) == 2
+    assert "unknown key(s) fail_on" in capsys.readouterr().err
+
+
+def test_exit_zero_and_fail_on(tmp_path: Path) -> None:
+    write(tmp_path / "comm.py", P2P)
+    assert cli.main([str(tmp_path)]) == 1
+    assert cli.main([str(tmp_path), "--exit-zero"]) == 0
+    assert cli.main([str(tmp_path), "--fail-on", "breaks"]) == 0
+    assert cli.main([str(tmp_path), "--fail-on", "advisory"]) == 1
+    assert cli.main([str(tmp_path / "missing"), "--exit-zero"]) == 2, "a missing path still fails"
+
+
+def test_list_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--list-rules"]) == 0
+    listed = capsys.readouterr().out.splitlines()[1:]
+    assert [line.split()[0] for line in listed] == list(scan.RULES)
+    assert all(line.split()[1] == scan.RULES[line.split()[0]].severity for line in listed)
+    assert cli.main(["--explain", "green-context-positional"]) == 0
+    assert "Fix mode: --fix names the positional arguments" in capsys.readouterr().out
+    assert cli.main(["--explain", "torchscript"]) == 0
+    assert "needs judgement" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["--explain", "no-such-rule"])
+    assert "valid: torchscript, dist-nn-functional" in capsys.readouterr().err
+
+
+def test_help_states_exit_codes_noqa_limits_and_fix_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["--help"])
+    text = capsys.readouterr().out
+    for needed in ("exit status:", "  3  an internal error", "# noqa  ", "# noqa: torchscript", "--max-bytes",
+                   "Notebooks and Markdown files are never rewritten", "[tool.torch-upgrade-scan]"):
+        assert needed in text, needed
+
+
+def test_an_unknown_select_lists_the_valid_names(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        cli.main([str(FIXTURES / "clean.py"), "--select", "foo"])
+    err = capsys.readouterr().err
+    assert "unknown rule or severity foo" in err and "valid: breaks, warns, advisory, torchscript" in err
+
+
+@pytest.mark.parametrize(("comment", "kept"), [
+    ("", True),
+    ("  # noqa", False),
+    ("  # NOQA", False),
+    ("  # noqa: TorchScript", False),
+    ("  # noqa:torchscript,magma", False),
+    ("  # noqa: warns", False),
+    ("  # noqa: E501", True),
+    ("  # noqa: torch", True),  # no prefixes
+    ("  # noqa: advisory", True),
+])
+def test_noqa_forms(comment: str, kept: bool) -> None:
+    report = scan.scan_source(f"import torch\nm = torch.jit.script(f){comment}\n")
+    assert bool(report.findings) is kept
+
+
+def test_excludes_are_relative_to_each_scanned_path(tmp_path: Path) -> None:
+    """`--exclude 'tests/*'` works when the path scanned is not `.` (issue 24: it excluded nothing)."""
+    write(tmp_path / "proj" / "tests" / "t.py", JIT)
+    write(tmp_path / "proj" / "src" / "m.py", JIT)
+    report = scan.scan_paths([tmp_path / "proj"], exclude=["tests/*"])
+    assert [Path(f.path).name for f in report.findings] == ["m.py"]
+    report = scan.scan_paths([tmp_path / "proj"], exclude=["tests"])
+    assert [Path(f.path).name for f in report.findings] == ["m.py"], "a folder's name excludes the folder"
+
+
+NOT_PARSED = "# Guide\n\n```python\nimport torch\ntorch.jit.script(\n```\n"
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif", "github"])
+def test_notes_are_in_every_format(form: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "README.md", NOT_PARSED)
+    assert cli.main([str(tmp_path), "--format", form]) == 0
+    out = capsys.readouterr().out
+    assert "README.md:5: code not parsed" in out
+
+
+# ---- robustness (issue 24) ---------------------------------------------------------------------------------------
+
+
+def test_odd_nbformat_does_not_crash() -> None:
+    notebook = {"metadata": None, "cells": [
+        {"cell_type": "code", "source": None},
+        {"cell_type": "code"},
+        {"cell_type": "markdown", "source": ["# torch.jit"]},
+        {"cell_type": "code", "source": ["import torch\n", None, "torch.jit.script(f)"]},
+        "not a cell",
+    ]}
+    report = scan.scan_notebook_json(json.dumps(notebook))
+    assert report.internal == [] and report.errors == []
+    assert [(f.cell, f.line, f.rule) for f in report.findings] == [(4, 2, "torchscript")]
+    for broken in ({"cells": None}, [1, 2], {"metadata": {}}):
+        report = scan.scan_notebook_json(json.dumps(broken) + "  # torch.jit")
+        assert report.internal == [], broken
+
+
+def test_a_null_source_notebook_file_exits_normally(tmp_path: Path) -> None:
+    write(tmp_path / "odd.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": None},
+                                                        {"cell_type": "code", "source": "import torch.jit"}]}))
+    assert cli.main([str(tmp_path)]) == 0
+
+
+def test_non_utf8_files_without_torch_content_never_fail(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "notes.md", "# Café crème\n\nNo torch here: naïve.\n", encoding="latin-1")
+    write(tmp_path / "ci.yml", "name: Café\non: push\n", encoding="latin-1")
+    write(tmp_path / "old.py", "# -*- coding: utf-8 -*-\nname = 'café'\n", encoding="latin-1")
+    assert cli.main([str(tmp_path)]) == 0
+    assert capsys.readouterr().err == ""
+    write(tmp_path / "install.yml", "# Café\n- run: pip install torch --index-url "
+          "https://download.pytorch.org/whl/cu128\n", encoding="latin-1")
+    report = scan.scan_paths([tmp_path])
+    assert [(Path(f.path).name, f.line, f.rule) for f in report.findings] == [("install.yml", 2, "cu128-wheels")]
+    assert report.errors == [] and any("install.yml: not UTF-8, read as Latin-1" in n for n in report.notes)
+
+
+def test_a_large_file_is_bounded(tmp_path: Path) -> None:
+    """Over --max-bytes: no parse (an error only if it mentions torch), read in chunks, fast."""
+    torch_heavy = write(tmp_path / "generated.py", "import torch\n" + "x = torch.jit.script(f)\n" * 320_000)  # 7.4 MB
+    write(tmp_path / "plain.py", "x = 1\n" * 1_250_000)  # 7.5 MB, no torch content
+    assert torch_heavy.stat().st_size > 7_000_000
+    start = time.perf_counter()
+    report = scan.scan_paths([tmp_path])
+    assert time.perf_counter() - start < 5
+    assert report.findings == [] and len(report.errors) == 1
+    assert "generated.py" in report.errors[0] and "over the 1000000-byte limit" in report.errors[0]
+
+
+def test_a_notebooks_outputs_do_not_count_against_the_limit(tmp_path: Path) -> None:
+    image = "A" * 2_000_000
+    notebook = {"cells": [{"cell_type": "code", "source": "import torch\ntorch.jit.script(f)",
+                           "outputs": [{"output_type": "display_data", "data": {"image/png": image}}]}]}
+    write(tmp_path / "plots.ipynb", json.dumps(notebook))
+    report = scan.scan_paths([tmp_path])
+    assert report.errors == [] and [f.cell for f in report.findings] == [1]
+
+
+# ---- notebook findings name the cell (from 1) and the line in every format ----------------------------------------
+
+
+@pytest.fixture
+def notebook_file(tmp_path: Path) -> Path:
+    """A notebook written as Jupyter writes it; the finding is in cell 2, line 2."""
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": ["# Title"]},
+             {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+              "source": ["import torch\n", "m = torch.jit.script(f)"]}]
+    path = tmp_path / "lesson.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1))
+    return path
+
+
+def json_line_of(path: Path, text: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().split("\n"), start=1) if text in line)
+
+
+def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    on_disk = json_line_of(notebook_file, "m = torch.jit.script(f)")
+    cli.main([str(notebook_file)])
+    assert "lesson.ipynb[cell 2]:2:5: torch.jit.script" in capsys.readouterr().out
+    cli.main([str(notebook_file), "--format", "json"])
+    finding = json.loads(capsys.readouterr().out)["findings"][0]
+    assert (finding["cell"], finding["line"], finding["column"], finding["file_line"]) == (2, 2, 5, on_disk)
+    cli.main([str(notebook_file), "--format", "sarif"])
+    result = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": on_disk}
+    assert result["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
+    assert result["message"]["text"].startswith("cell 2, line 2: torch.jit.script")
+    cli.main([str(notebook_file), "--format", "github"])
+    annotation = capsys.readouterr().out.splitlines()[0]
+    assert f",line={on_disk},title=" in annotation and "::cell 2, line 2: torch.jit.script" in annotation
+
+
+def test_a_notebook_on_one_line_points_at_line_1(tmp_path: Path) -> None:
+    """When the JSON does not hold one source line per line, the region is line 1, never a guess."""
+    path = write(tmp_path / "compact.ipynb", json.dumps({"cells": [
+        {"cell_type": "code", "source": ["import torch\n", "torch.jit.script(f)"]}]}))
+    finding = scan.scan_paths([path]).findings[0]
+    assert (finding.cell, finding.line, finding.file_line, finding.on_disk()) == (1, 2, None, 1)
+
+
+# ---- fix mode: each fixable rule's rewrite runs on the installed torch (2.12) --------------------------------------
+
+
+def run_python(path: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, check=False, timeout=120)
+
+
+def test_every_fixable_rule_is_a_rule() -> None:
+    assert set(fix.FIXABLE) <= set(scan.RULES)
+
+
+def test_fix_green_context_positional(tmp_path: Path) -> None:
+    """2.12's GreenContext.create takes keywords only: the fixed call binds (on a CPU machine it then stops at the
+    CUDA driver, an AcceleratorError/RuntimeError, not a TypeError)."""
+    script = write(tmp_path / "ctx.py", "from torch.cuda.green_contexts import GreenContext\n\n"
+                   "context = GreenContext.create(16, 0)\n")
+    assert "TypeError" in run_python(script).stderr, "the unfixed call fails on 2.12"
+    assert cli.main([str(script), "--fix"]) == 0
+    assert "GreenContext.create(num_sms=16, device_id=0)" in script.read_text()
+    result = run_python(script)
+    assert "TypeError" not in result.stderr, result.stderr
+    import torch
+
+    assert result.returncode == 0 or not torch.cuda.is_available(), result.stderr
+
+
+def test_fix_defer_layout_freezing(tmp_path: Path) -> None:
+    script = write(tmp_path / "knobs.py", "import torch._inductor.config as config\n\n"
+                   "config.max_autotune_defer_layout_freezing = True  # the 2.12 notes' knob\n"
+                   "if config.max_autotune:\n    config.max_autotune_defer_layout_freezing = False\n"
+                   "print('ran')\n")
+    assert "AttributeError" in run_python(script).stderr, "setting the knob raises on 2.12"
+    assert cli.main([str(script), "--fix"]) == 0
+    assert script.read_text() == ("import torch._inductor.config as config\n\n"
+                                  "if config.max_autotune:\n    pass\nprint('ran')\n")
+    result = run_python(script)
+    assert result.returncode == 0 and result.stdout == "ran\n", result.stderr
+
+
+def test_fix_port_29500(tmp_path: Path) -> None:
+    """The fixed torchrun line listens on 29500 as 2.11 did: the worker sees MASTER_PORT=29500."""
+    write(tmp_path / "train.py", "import os\n\nimport torch.distributed as dist\n\n"
+          "dist.init_process_group('gloo')\nprint('port', os.environ['MASTER_PORT'])\ndist.destroy_process_group()\n")
+    launch = write(tmp_path / "launch.sh", "# the metrics client connects to 29500 too\nexport CLIENT_PORT=29500\n"
+                   "torchrun --nproc-per-node=1 train.py\n")
+    assert [f.rule for f in scan.scan_paths([tmp_path]).findings] == ["port-29500"]
+    assert cli.main([str(tmp_path), "--fix"]) == 0
+    assert "torchrun --master-port=29500 --nproc-per-node=1 train.py" in launch.read_text()
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    result = subprocess.run(["bash", str(launch)], cwd=tmp_path, capture_output=True, text=True, check=False,
+                            timeout=120, env=environment)
+    assert result.returncode == 0 and "port 29500" in result.stdout, result.stderr[-2000:]
+
+
+def test_diff_previews_and_fix_leaves_judgement_and_notebooks(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                             notebook_file: Path) -> None:
+    source = ("import torch\nfrom torch.cuda.green_contexts import GreenContext\n\n"
+              "context = GreenContext.create(8)\nmodel = torch.jit.script(torch.nn.Linear(2, 2))\n")
+    script = write(tmp_path / "mixed.py", source)
+    notebook_before = notebook_file.read_text()
+    write(tmp_path / "cell.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": [
+        "from torch.cuda.green_contexts import GreenContext\n", "GreenContext.create(8)"]}]}))
+    assert cli.main([str(tmp_path), "--diff"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"--- a/{script.as_posix()}\n+++ b/{script.as_posix()}\n")
+    assert "-context = GreenContext.create(8)\n+context = GreenContext.create(num_sms=8)\n" in captured.out
+    assert "cell.ipynb" not in captured.out and script.read_text() == source, "--diff writes nothing"
+    assert cli.main([str(tmp_path), "--fix", "--format", "json"]) == 1
+    left = {(Path(f["path"]).name, f["rule"]) for f in json.loads(capsys.readouterr().out)["findings"]}
+    assert left == {("mixed.py", "torchscript"), ("lesson.ipynb", "torchscript"),
+                    ("cell.ipynb", "green-context-positional")}, "judgement rules and notebooks stay findings"
+    assert notebook_file.read_text() == notebook_before
+    assert cli.main([str(tmp_path), "--diff"]) == 0, "nothing left to fix"
+
+
+@pytest.mark.parametrize(("line", "fixed"), [
+    ("torchrun --nproc-per-node=2 train.py", "torchrun --master-port=29500 --nproc-per-node=2 train.py"),
+    ("python -m torch.distributed.run --nproc_per_node 2 train.py",
+     "python -m torch.distributed.run --master-port=29500 --nproc_per_node 2 train.py"),
+    ('CMD ["torchrun", "--nproc-per-node=2", "train.py"]', None),  # JSON form: left alone, not broken
+])
+def test_the_port_fix_edits_only_shell_words(line: str, fixed: str | None) -> None:
+    source = fix.Source(f"export CLIENT_PORT=29500\n{line}\n")
+    finding = scan.Finding("launch.sh", 2, "port-29500", "torchrun without --master-port")
+    edits = fix.port_edits(source, finding)
+    if fixed is None:
+        assert edits == []
+    else:
+        [(start, end, text)] = edits
+        assert (source.text[:start] + text + source.text[end:]).split("\n")[1] == fixed

@@ -256,12 +256,12 @@ def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) 
     source = quiz.source.relative_to(root).as_posix()
     return "\n".join([
         "# @title Self-check quiz: run this cell, then check your answers",
-        f"# Questions from {source}: `python -m tools.quiz attach` writes this cell; edit the YAML.",
-        "# On a projector, show_quiz(QUIZ, room=True) hides the answers until you reveal them.",
+        f"# From {source} (tools/quiz.py writes it): edit the YAML.",
+        "# On a projector: show_quiz(QUIZ, room=True) hides the answers until revealed.",
         'QUIZ = """',
         text,
         '"""',
-        "quiz_form = show_quiz(QUIZ)",
+        "answer_form = show_quiz(QUIZ)",
     ])
 
 

@@ -1,8 +1,8 @@
 """Stamp shared cells into notebooks from one source, or check that every copy is equal.
 
-A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. The setup cell that
-opens every notebook is `stamp:setup`; a notebook may carry other stamped cells (for example a
-benchmark that a recording tool also imports).
+A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py, or of the file that
+SOURCES names for NAME. The setup cell that opens every notebook is `stamp:setup`; a notebook may
+carry other stamped cells (for example a benchmark that a recording tool also imports).
 
     python -m tools.stamp            stamp every notebook
     python -m tools.stamp --check    exit 1 and name each copy that differs from its source
@@ -16,15 +16,32 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.course import SNIPPETS, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.course import (
+    ROOT,
+    SNIPPETS,
+    CourseError,
+    cell_source,
+    cell_tags,
+    notebook_paths,
+    read_notebook,
+    write_notebook,
+)
 
 TAG_PREFIX = "stamp:"
+# Snippets whose one source lives outside tools/snippets/: the upgrade scanner's engine is a module of the
+# installable torch_upgrade_scan package, and the migration notebook carries a copy of it.
+SOURCES = {"upgrade_scan": ROOT / "torch_upgrade_scan" / "scan.py"}
+
+
+def snippet_path(name: str) -> Path:
+    """The file a `stamp:NAME` cell copies."""
+    return SOURCES.get(name, SNIPPETS / f"{name}.py")
 
 
 def snippet_source(name: str) -> str:
-    path = SNIPPETS / f"{name}.py"
+    path = snippet_path(name)
     if not path.is_file():
-        known = ", ".join(sorted(p.stem for p in SNIPPETS.glob("*.py"))) or "none"
+        known = ", ".join(sorted({p.stem for p in SNIPPETS.glob("*.py")} | set(SOURCES))) or "none"
         raise CourseError(f"no snippet named {name!r} in {SNIPPETS} (known: {known})")
     return path.read_text(encoding="utf-8").rstrip("\n")
 
@@ -73,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         for path in paths:
             if args.check:
                 for name in drifted(path):
-                    print(f"{path}: stamped cell {name!r} differs from tools/snippets (run `make stamp`)")
+                    source = snippet_path(name).relative_to(ROOT)
+                    print(f"{path}: stamped cell {name!r} differs from {source} (run `make stamp`)")
                     status = 1
             elif stamp(path):
                 print(f"stamped {path}")

@@ -1,8 +1,9 @@
-# The upgrade scanner (source: tools/snippets/upgrade_scan.py; the course runs it as
-# `python -m tools.upgrade_scan PATH`). It reads Python files, notebooks, shell
+# The upgrade scanner's engine (source: torch_upgrade_scan/scan.py; installed, it
+# runs as `torch-upgrade-scan PATH`). It reads Python files, notebooks, shell
 # scripts, CI YAML, Dockerfiles, requirements files and Markdown code blocks, and
-# reports the code that PyTorch 2.12 affects, with a fix for each API.
-import argparse
+# reports the code that PyTorch 2.12 affects, with a fix for each API. It imports
+# the standard library only (lines of 88 characters at most: it is stamped into a
+# notebook, which `ruff check notebooks` reads at that width).
 import ast
 import dataclasses
 import fnmatch
@@ -272,7 +273,11 @@ OLD_CUDA = re.compile(
 )
 KNOB_SETTING = re.compile(rf"(?:^|[\s\"'-]){KNOB_ENV}[\"']?\s*[:=]")
 SOURCE_BUILD = re.compile(r"github\.com/pytorch/pytorch(?:\.git)?\b")
-NOQA = re.compile(r"#\s*noqa:\s*([\w\-, ]+)", re.IGNORECASE)
+# A bare noqa comment suppresses every rule on its line; noqa with a colon and
+# names, the rules or severities named (case-insensitive, whole names only).
+NOQA = re.compile(
+    r"#\s*noqa\b(?:\s*:\s*(?P<names>[\w-]+(?:[,\s]+[\w-]+)*))?", re.IGNORECASE
+)
 # A file can only have findings if its text holds one of these words.
 PY_TRIGGERS = (
     r"jit|distributed\.nn|distributed import nn|"
@@ -305,7 +310,13 @@ SKIPPED_FOLDERS = {
     "_build",
     ".idea",
 }
-MAX_BYTES = 10_000_000
+# Files larger than this are not parsed (an error names each one that mentions
+# torch). Measured on 2 loaded cores: a 1 MB Python file dense with torch calls
+# takes 7.4 s and 205 MB; a 7.4 MB one, 47 s and 1.4 GB.
+MAX_BYTES = 1_000_000
+# A notebook's outputs (images) can be large and cost little to read: its file
+# may be this many times larger; the limit applies to its code cells' text.
+NOTEBOOK_FACTOR = 50
 PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
 SHELL_CELL_MAGICS = {"bash", "sh", "script", "system"}
 TIMED = re.compile(r"%(?:time|prun|timeit(?:\s+-[nr]\s*\d+|\s+-[a-z])*)\s+(.*)")
@@ -313,8 +324,11 @@ TIMED = re.compile(r"%(?:time|prun|timeit(?:\s+-[nr]\s*\d+|\s+-[a-z])*)\s+(.*)")
 
 @dataclasses.dataclass(frozen=True)
 class Finding:
-    """One place in one file that 2.12 affects. `cell` is the notebook cell
-    index (None elsewhere); `line` and `column` count from 1 (in the cell)."""
+    """One place in one file that 2.12 affects. `cell` is the notebook cell,
+    counted from 1 over all cells (None elsewhere); `line` and `column` count
+    from 1 (in the cell). `file_line` is the line in the file on disk where it
+    differs from `line`: in a notebook, the cell's line in the .ipynb JSON (None
+    when the JSON does not hold one source line per line)."""
 
     path: str
     line: int
@@ -324,6 +338,7 @@ class Finding:
     column: int = 1
     fix: str = ""
     severity: str = ""
+    file_line: int | None = None
 
     @property
     def changed(self) -> str:
@@ -332,6 +347,12 @@ class Finding:
     def where(self) -> str:
         cell = "" if self.cell is None else f"[cell {self.cell}]"
         return f"{self.path}{cell}:{self.line}:{self.column}"
+
+    def on_disk(self) -> int:
+        """The line to point at in the file itself (a notebook's JSON line)."""
+        if self.cell is None:
+            return self.line
+        return self.file_line or 1
 
     def to_dict(self) -> dict:
         return {
@@ -887,8 +908,7 @@ class FileScan:
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
         cell, offset = self.offsets.get(unit, (None, 0))
         text = self.lines.get((cell, line + offset), "")
-        suppressed = NOQA.search(text)
-        if suppressed and rule in re.split(r"[,\s]+", suppressed.group(1)):
+        if suppressed(text, rule, severity or RULES[rule].severity):
             return
         self.findings.append(
             Finding(self.path, line + offset, rule, detail, cell, column, fix, severity)
@@ -1019,6 +1039,17 @@ class FileScan:
                 self.add(unit, line, old.start() + 1, "cuda-source-build", old.group(0))
 
 
+def suppressed(text: str, rule: str, severity: str) -> bool:
+    """Whether a `# noqa` comment on this line covers the rule."""
+    noqa = NOQA.search(text)
+    if noqa is None:
+        return False
+    if noqa.group("names") is None:
+        return True
+    names = {name.lower() for name in re.split(r"[,\s]+", noqa.group("names"))}
+    return bool(names & {rule, severity})
+
+
 def strip_prompt(text: str, kind: str) -> str:
     if kind == "docker":
         text = re.sub(r"^\s*(RUN|CMD|ENTRYPOINT)\s+", "", text)
@@ -1096,16 +1127,36 @@ def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
     return scan
 
 
+def mentions_torch(path: Path, triggers: re.Pattern, chunk: int = 1 << 20) -> bool:
+    """Whether a file holds a trigger word, read in 1 MB chunks (bounded memory)."""
+    overlap = ""
+    with open(path, "rb") as stream:
+        while block := stream.read(chunk):
+            text = overlap + block.decode("latin-1")
+            if triggers.search(text):
+                return True
+            overlap = text[-64:]
+    return False
+
+
 def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
+    """Read one file and apply the rules. A file without a trigger word is
+    skipped before anything can fail (encoding, size, syntax); a file over
+    `max_bytes` that has one is an error, read in bounded memory."""
     kind = kind_of(path)
+    triggers = TRIGGERS["python" if kind == "python" else "text"]
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             scan.errors.append(f"{path}: not a regular file (skipped)")
             return
-        if info.st_size > max_bytes:
-            size = f"{info.st_size} bytes, over the {max_bytes}-byte limit"
-            scan.errors.append(f"{path}: {size} (skipped)")
+        limit = max_bytes * (NOTEBOOK_FACTOR if kind == "notebook" else 1)
+        if info.st_size > limit:
+            if mentions_torch(path, triggers):
+                size = f"{info.st_size} bytes, over the {limit}-byte limit"
+                scan.errors.append(
+                    f"{path}: {size} (not scanned: raise --max-bytes or exclude it)"
+                )
             return
         data = path.read_bytes()
     except OSError as error:
@@ -1114,47 +1165,120 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
-        scan.errors.append(f"{path}: cannot decode ({type(error).__name__})")
-        return
-    if not TRIGGERS["python" if kind == "python" else "text"].search(text):
+        if not triggers.search(data.decode("latin-1")):
+            return  # no torch content: its encoding does not matter
+        if kind == "python" or kind == "notebook":
+            scan.errors.append(f"{path}: cannot decode ({type(error).__name__})")
+            return
+        text = data.decode("latin-1")
+        scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
+    if not triggers.search(text):
         return  # no rule can match: skip the parse
     if kind == "python":
         for number, line in enumerate(text.split("\n"), start=1):
             scan.lines[(None, number)] = line
         scan.python([(0, None, 0, text, [])])
     elif kind == "notebook":
-        scan_notebook_into(scan, text)
+        scan_notebook_into(scan, text, max_bytes)
     else:
         scan_text(scan, text, kind or "requirements")
 
 
-def scan_notebook_into(scan: FileScan, text: str) -> None:
+def mapping(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def cell_text(cell: dict) -> str:
+    """A cell's source, whatever nbformat shape it has (a string, a list of
+    strings, null or missing)."""
+    source = cell.get("source")
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list):
+        return "".join(part for part in source if isinstance(part, str))
+    return ""
+
+
+def json_lines(text: str, cells: list) -> dict:
+    """(cell, line in cell) -> line in the .ipynb file, for the cells whose
+    source is a list written one string per line (as Jupyter writes it); each
+    line is checked against the parsed source, so a mapping is never a guess."""
+    lines = text.split("\n")
+    keys = [
+        i for i, line in enumerate(lines) if re.match(r'\s*"source"\s*:\s*\[', line)
+    ]
+    if not keys:
+        return {}
+    indent = min(len(lines[i]) - len(lines[i].lstrip()) for i in keys)
+    starts = [i for i in keys if len(lines[i]) - len(lines[i].lstrip()) == indent]
+    if len(starts) != len(cells):
+        return {}
+    found = {}
+    for number, (start, cell) in enumerate(zip(starts, cells, strict=True), start=1):
+        parts = cell.get("source") if isinstance(cell, dict) else None
+        if not isinstance(parts, list):
+            continue
+        for offset, part in enumerate(parts, start=1):
+            raw = (
+                lines[start + offset].strip().rstrip(",")
+                if start + offset < len(lines)
+                else ""
+            )
+            try:
+                same = json.loads(raw) == part
+            except json.JSONDecodeError:
+                same = False
+            if not same:
+                break
+            found[(number, offset)] = start + offset + 1
+    return found
+
+
+def scan_notebook_into(scan: FileScan, text: str, max_bytes: int = MAX_BYTES) -> None:
+    """A notebook's code cells, as one module (they share a kernel). Cells are
+    numbered from 1 over all cells; nbformat oddities (a null source, missing
+    keys) are read as empty."""
     try:
         notebook = json.loads(text)
-        cells = notebook["cells"]
-        meta = notebook.get("metadata") or {}
-    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as error:
-        scan.errors.append(
-            f"{scan.path}: not a valid notebook ({type(error).__name__})"
-        )
+    except json.JSONDecodeError:
+        scan.errors.append(f"{scan.path}: not a valid notebook (JSONDecodeError)")
         return
-    language = (meta.get("kernelspec") or {}).get("language") or (
-        meta.get("language_info") or {}
+    cells = mapping(notebook).get("cells")
+    if not isinstance(cells, list):
+        scan.errors.append(f"{scan.path}: not a valid notebook (no list of cells)")
+        return
+    meta = mapping(mapping(notebook).get("metadata"))
+    language = mapping(meta.get("kernelspec")).get("language") or mapping(
+        meta.get("language_info")
     ).get("name", "python")
     if str(language).lower() != "python":
         scan.notes.append(f"{scan.path}: a {language} notebook (skipped)")
         return
     units = []
-    for index, cell in enumerate(cells):
+    for number, cell in enumerate(cells, start=1):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
-        source = cell.get("source", "")
-        source = source if isinstance(source, str) else "".join(source)
-        for number, line in enumerate(source.split("\n"), start=1):
-            scan.lines[(index, number)] = line
+        source = cell_text(cell)
+        for line_number, line in enumerate(source.split("\n"), start=1):
+            scan.lines[(number, line_number)] = line
         code, shell = split_cell(source)
-        units.append((index + 1, index, 0, code, shell))
+        units.append((number, number, 0, code, shell))
+    size = sum(len(unit[3]) for unit in units)
+    if size > max_bytes:
+        scan.errors.append(
+            f"{scan.path}: {size} characters of code, over the {max_bytes}-byte "
+            "limit (not scanned: raise --max-bytes or exclude it)"
+        )
+        return
     scan.python(units)
+    on_disk = json_lines(text, cells)
+
+    def placed(finding: Finding) -> Finding:
+        line = on_disk.get((finding.cell, finding.line))
+        return dataclasses.replace(finding, file_line=line)
+
+    scan.findings = [placed(f) for f in scan.findings]
+    scan.pending = [placed(f) for f in scan.pending]
 
 
 def scan_source(source: str, path: str = "<source>") -> Report:
@@ -1176,16 +1300,21 @@ def scan_notebook_json(text: str, path: str = "<notebook>") -> Report:
 # ---- many files ------------------------------------------------------------------
 
 
+def excluded(path: Path, root: Path, patterns) -> bool:
+    """Whether a glob matches the path's name, its path relative to the scanned
+    folder `root`, the path as given, or its absolute path."""
+    if not patterns:
+        return False
+    forms = {path.name, path.as_posix(), Path(os.path.abspath(path)).as_posix()}
+    if path != root:
+        forms.add(path.relative_to(root).as_posix())
+    return any(fnmatch.fnmatch(form, p) for form in forms for p in patterns)
+
+
 def files_under(paths, report: Report, exclude=()) -> list:
-    """The files to scan under the paths named; skipped folders are recorded."""
+    """The files to scan under the paths named; skipped folders are recorded.
+    `exclude` globs are matched relative to each folder named (see excluded)."""
     found = []
-
-    def excluded(path: Path) -> bool:
-        text = path.as_posix()
-        return any(
-            fnmatch.fnmatch(text, p) or fnmatch.fnmatch(path.name, p) for p in exclude
-        )
-
     for path in map(Path, paths):
         if path.is_dir():
             for folder, subfolders, files in os.walk(path):
@@ -1194,15 +1323,15 @@ def files_under(paths, report: Report, exclude=()) -> list:
                     full = Path(folder) / name
                     if name in SKIPPED_FOLDERS or (full / "pyvenv.cfg").exists():
                         report.skipped_folders.append(full.as_posix())
-                    elif not excluded(full):
+                    elif not excluded(full, path, exclude):
                         keep.append(name)
                 subfolders[:] = keep
                 for name in sorted(files):
                     full = Path(folder) / name
-                    if kind_of(full) and not excluded(full):
+                    if kind_of(full) and not excluded(full, path, exclude):
                         found.append(full)
         elif path.exists() or path.is_symlink():
-            if not excluded(path):
+            if not excluded(path, path.parent, exclude):
                 found.append(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
@@ -1280,7 +1409,8 @@ def severity_of(f: Finding) -> str:
 
 
 def format_report(report: Report) -> str:
-    """Text grouped by rule: what changed once, then each place, then the fixes."""
+    """Text grouped by rule: what changed once, then each place, then the fixes;
+    then the notes (files read in part or skipped) and a summary."""
     lines = []
     for rule in RULES.values():
         found = [f for f in report.findings if f.rule == rule.id]
@@ -1305,13 +1435,20 @@ def format_report(report: Report) -> str:
         lines.append(
             f"skipped folders: {shown}" + (f" and {more} more" if more > 0 else "")
         )
+    lines += [f"note: {note}" for note in report.notes[:MAX_NOTES_SHOWN]]
+    if len(report.notes) > MAX_NOTES_SHOWN:
+        more = len(report.notes) - MAX_NOTES_SHOWN
+        lines.append(f"note: {more} more note(s); --format json lists them all")
     rate = report.files / report.seconds if report.seconds else 0.0
     lines.append(
         f"{len(report.findings)} finding(s) in {report.files} file(s), "
-        f"{len(report.errors) + len(report.internal)} error(s); "
-        f"{report.seconds:.2f} s, {rate:.0f} files/s"
+        f"{len(report.errors) + len(report.internal)} error(s), "
+        f"{len(report.notes)} note(s); {report.seconds:.2f} s, {rate:.0f} files/s"
     )
     return "\n".join(lines)
+
+
+MAX_NOTES_SHOWN = 20
 
 
 def report_json(report: Report) -> dict:
@@ -1332,8 +1469,16 @@ def report_json(report: Report) -> dict:
 LEVELS = {BREAKS: "error", WARNS: "warning", ADVISORY: "note"}
 
 
+def in_cell(f: Finding) -> str:
+    """The prefix "cell 3, line 2: " for a notebook finding, "" elsewhere."""
+    return "" if f.cell is None else f"cell {f.cell}, line {f.line}: "
+
+
 def report_sarif(report: Report) -> dict:
-    """SARIF 2.1.0, as GitHub code scanning reads it."""
+    """SARIF 2.1.0, as GitHub code scanning reads it. A notebook finding points
+    at the .ipynb file, at the JSON line that holds the cell's line (line 1
+    when the JSON is not one source line per line); the message and the
+    properties name the cell and the line in it."""
     rules = [
         {
             "id": r.id,
@@ -1345,97 +1490,113 @@ def report_sarif(report: Report) -> dict:
     ]
     results = []
     for f in report.findings:
-        cell = "" if f.cell is None else f" (cell {f.cell})"
-        results.append(
-            {
-                "ruleId": f.rule,
-                "level": LEVELS[severity_of(f)],
-                "message": {"text": f"{f.detail}{cell}: {f.fix or RULES[f.rule].fix}"},
-                "locations": [
-                    {
-                        "physicalLocation": {
-                            "artifactLocation": {"uri": Path(f.path).as_posix()},
-                            "region": {"startLine": f.line, "startColumn": f.column},
-                        }
+        region = {"startLine": f.on_disk()}
+        properties = {}
+        if f.cell is None:
+            region["startColumn"] = f.column
+        else:
+            properties = {"cell": f.cell, "cellLine": f.line, "cellColumn": f.column}
+        result = {
+            "ruleId": f.rule,
+            "level": LEVELS[severity_of(f)],
+            "message": {
+                "text": f"{in_cell(f)}{f.detail}: {f.fix or RULES[f.rule].fix}"
+            },
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": Path(f.path).as_posix()},
+                        "region": region,
                     }
-                ],
-            }
-        )
+                }
+            ],
+        }
+        if properties:
+            result["properties"] = properties
+        results.append(result)
+    notifications = [
+        {"level": "error", "message": {"text": text}}
+        for text in report.errors + report.internal
+    ] + [{"level": "note", "message": {"text": text}} for text in report.notes]
     driver = {
-        "name": "upgrade-scan-2.12",
-        "informationUri": "https://github.com/pytorch/pytorch/releases/tag/v2.12.0",
+        "name": "torch-upgrade-scan",
+        "informationUri": "https://github.com/every-accelerator/pytorch-2.12-course",
         "rules": rules,
+    }
+    invocation = {
+        "executionSuccessful": not report.internal,
+        "toolExecutionNotifications": notifications,
     }
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "invocations": [invocation],
+                "results": results,
+            }
+        ],
     }
 
 
 def report_github(report: Report) -> str:
-    """GitHub Actions workflow commands: one annotation per finding."""
+    """GitHub Actions workflow commands: one annotation per finding (a notebook
+    finding at its JSON line, the cell and line named in the message), then one
+    notice per note."""
     kinds = {BREAKS: "error", WARNS: "warning", ADVISORY: "notice"}
 
     def escape(text: str, prop: bool = False) -> str:
         text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
         return text.replace(":", "%3A").replace(",", "%2C") if prop else text
 
-    return "\n".join(
-        f"::{kinds[severity_of(f)]} file={escape(f.path, True)},line={f.line},"
-        f"col={f.column},title={escape('2.12 ' + f.rule, True)}::"
-        f"{escape(f.detail + ': ' + (f.fix or RULES[f.rule].fix))}"
+    annotations = [
+        f"::{kinds[severity_of(f)]} file={escape(f.path, True)},line={f.on_disk()}"
+        + ("" if f.cell is not None else f",col={f.column}")
+        + f",title={escape('2.12 ' + f.rule, True)}::"
+        f"{escape(in_cell(f) + f.detail + ': ' + (f.fix or RULES[f.rule].fix))}"
         for f in report.findings
-    )
+    ]
+    annotations += [
+        f"::notice title=torch-upgrade-scan note::{escape(note)}"
+        for note in report.notes
+    ]
+    return "\n".join(annotations)
 
 
-def exit_code(report: Report) -> int:
-    """0 clean; 1 findings; 2 a path or file could not be read or parsed;
-    3 an internal error (a scanner bug). The highest applies."""
+def render(report: Report, output: str = "text") -> str:
+    """The report as text, json, sarif or github."""
+    if output == "json":
+        return json.dumps(report_json(report), indent=1)
+    if output == "sarif":
+        return json.dumps(report_sarif(report), indent=1)
+    if output == "github":
+        return report_github(report)
+    return format_report(report)
+
+
+def exit_code(report: Report, fail_on: str | None = ADVISORY) -> int:
+    """0 clean; 1 a finding of severity `fail_on` or worse (never when None);
+    2 a path or file could not be read or parsed; 3 an internal error (a
+    scanner bug). The highest applies."""
     if report.internal:
         return 3
-    return 2 if report.errors else 1 if report.findings else 0
+    if report.errors:
+        return 2
+    if fail_on is None:
+        return 0
+    worst = SEVERITIES.index(fail_on)
+    failing = [f for f in report.findings if SEVERITIES.index(severity_of(f)) <= worst]
+    return 1 if failing else 0
 
 
-def upgrade_scan_main(argv=None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m tools.upgrade_scan",
-        description="Find code that PyTorch 2.12 affects, with the fix for each.",
-    )
-    parser.add_argument("paths", nargs="+", help="files or folders to scan")
-    parser.add_argument(
-        "--format", choices=["text", "json", "sarif", "github"], default="text"
-    )
-    parser.add_argument("--json", action="store_true", help="same as --format json")
-    parser.add_argument(
-        "--select", default="", help="rules or severities, comma-separated"
-    )
-    parser.add_argument("--ignore", default="", help="rules or severities to leave out")
-    parser.add_argument("--exclude", action="append", default=[], help="glob of paths")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    parser.add_argument("--max-bytes", type=int, default=MAX_BYTES)
-    args = parser.parse_args(argv)
-    select = [s for s in args.select.split(",") if s]
-    ignore = [s for s in args.ignore.split(",") if s]
-    unknown = set(select + ignore) - set(RULES) - set(SEVERITIES)
-    if unknown:
-        parser.error(f"unknown rule or severity: {', '.join(sorted(unknown))}")
-    try:
-        report = scan_paths(
-            args.paths, args.jobs, args.exclude, select, ignore, args.max_bytes
-        )
-    except Exception as error:  # a scanner bug outside any one file
-        print(f"internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        return 3
-    form = "json" if args.json else args.format
-    if form == "json":
-        print(json.dumps(report_json(report), indent=1))
-    elif form == "sarif":
-        print(json.dumps(report_sarif(report), indent=1))
-    elif form == "github":
-        print(report_github(report))
-    else:
-        print(format_report(report))
+def upgrade_scan_main(
+    paths, output: str = "text", select=(), ignore=(), exclude=()
+) -> int:
+    """Scan, print the report, return the exit code (the command line's core:
+    installed, `torch-upgrade-scan PATH` adds configuration and fix mode)."""
+    report = scan_paths(paths, exclude=exclude, select=select, ignore=ignore)
+    print(render(report, output))
     for message in report.errors + report.internal:
         print(f"error: {message}", file=sys.stderr)
     return exit_code(report)

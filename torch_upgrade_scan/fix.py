@@ -1,0 +1,195 @@
+"""Fix mode: rewrite the findings whose fix is mechanical and safe.
+
+Three rules are fixed; every other rule needs judgement (its fix depends on what the code means) and is left
+as a finding. Only Python files and shell-like files (shell scripts, Makefiles, CI YAML, Dockerfiles) are
+rewritten; notebooks and Markdown are not (a notebook's JSON would have to be rewritten cell by cell, and its
+outputs would no longer match its code).
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+from pathlib import Path
+
+from torch_upgrade_scan.scan import (
+    KNOB,
+    Finding,
+    kind_of,
+    read_python,
+    torchrun_without_port,
+)
+
+# What --fix does, per rule it can fix.
+FIXABLE = {
+    "green-context-positional": "names the positional arguments of GreenContext.create: "
+    "create(16, 0) becomes create(num_sms=16, device_id=0) (2.11's order: num_sms, device_id)",
+    "defer-layout-freezing": "deletes a statement that assigns the knob (`config.max_autotune_defer_layout_freezing "
+    "= ...`; a `pass` where it was the only statement of its block); other uses need judgement",
+    "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML or Dockerfile line, which "
+    "keeps 2.11's port; a Python literal 29500 needs judgement",
+}
+GREEN_CONTEXT_ORDER = (
+    "num_sms",
+    "device_id",
+)  # GreenContext.create(num_sms, device_id=0) in 2.11
+SHELL_KINDS = {"shell", "yaml", "docker"}
+# The launcher as a shell word (not `"torchrun",` in a Dockerfile's JSON form, which --fix leaves alone).
+LAUNCHER = re.compile(r"\btorchrun(?=\s|$)|-m\s+torch\.distributed\.(?:run|launch)(?=\s|$)")
+Edit = tuple[int, int, str]  # start offset, end offset, replacement
+
+
+class Source:
+    """A file's text with conversions from ast positions (UTF-8 byte columns) to text offsets."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        for line in text.split("\n"):
+            self.starts.append(self.starts[-1] + len(line) + 1)
+        self.lines = text.split("\n")
+
+    def offset(self, line: int, byte_column: int) -> int:
+        prefix = self.lines[line - 1].encode("utf-8")[:byte_column].decode("utf-8", errors="replace")
+        return self.starts[line - 1] + len(prefix)
+
+
+def green_context_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and node.lineno == finding.line
+            and node.col_offset + 1 == finding.column
+            and len(node.args) <= len(GREEN_CONTEXT_ORDER)
+            and not any(isinstance(a, ast.Starred) for a in node.args)
+        ):
+            given = {k.arg for k in node.keywords}
+            names = GREEN_CONTEXT_ORDER[: len(node.args)]
+            if given & set(names) or None in given:  # a clash or **kwargs: not mechanical
+                return []
+            return [
+                (at, at, f"{name}=")
+                for name, arg in zip(names, node.args, strict=True)
+                for at in [source.offset(arg.lineno, arg.col_offset)]
+            ]
+    return []
+
+
+def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
+    """Delete `X.max_autotune_defer_layout_freezing = value` when it is a whole statement on its own lines."""
+    for parent in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if not isinstance(block, list):
+                continue
+            for statement in block:
+                if not isinstance(statement, ast.Assign | ast.AnnAssign):
+                    continue
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                hit = [
+                    t
+                    for t in targets
+                    if isinstance(t, ast.Attribute)
+                    and t.attr == KNOB
+                    and t.lineno == finding.line
+                    and t.col_offset + 1 == finding.column
+                ]
+                if not hit or len(targets) != 1 or statement.end_lineno is None:
+                    continue
+                first, last = statement.lineno, statement.end_lineno
+                before = source.lines[first - 1].encode("utf-8")[: statement.col_offset]
+                after = source.lines[last - 1].encode("utf-8")[statement.end_col_offset or 0 :].decode("utf-8")
+                rest = after.strip()
+                if before.strip() or (rest not in ("", ";") and not rest.startswith("#")):
+                    return []  # shares its line with other code
+                start, end = source.starts[first - 1], source.starts[last]
+                if len(block) == 1:  # the block would be empty
+                    return [(start, end, f"{before.decode('utf-8')}pass\n")]
+                return [(start, end, "")]
+    return []
+
+
+def port_edits(source: Source, finding: Finding) -> list[Edit]:
+    """Insert --master-port=29500 after the launcher on the line where the command starts."""
+    line = source.lines[finding.line - 1]
+    command, number = line, finding.line
+    while command.rstrip().endswith("\\") and number < len(source.lines):  # continued lines
+        command = command.rstrip()[:-1] + " " + source.lines[number]
+        number += 1
+    launcher = LAUNCHER.search(line)
+    if launcher is None or not torchrun_without_port(command):
+        return []
+    at = source.starts[finding.line - 1] + launcher.end()
+    return [(at, at, " --master-port=29500")]
+
+
+def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, list[Finding]]:
+    """The file's text with every fixable finding rewritten, and the findings fixed."""
+    kind = kind_of(path)
+    source = Source(text)
+    edits: list[Edit] = []
+    fixed: list[Finding] = []
+    tree = None
+    if kind == "python":
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return text, []
+    for finding in findings:
+        if finding.rule not in FIXABLE or finding.cell is not None:
+            continue
+        found: list[Edit] = []
+        if tree is not None and finding.rule == "green-context-positional":
+            found = green_context_edits(tree, source, finding)
+        elif tree is not None and finding.rule == "defer-layout-freezing":
+            found = knob_edits(tree, source, finding)
+        elif kind in SHELL_KINDS and finding.rule == "port-29500":
+            found = port_edits(source, finding)
+        taken = [(s, e) for s, e, _ in edits]
+        if found and not any(s < e2 and s2 < e for s, e, _ in found for s2, e2 in taken):
+            edits += found
+            fixed.append(finding)
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text, fixed
+
+
+def plan(findings: list[Finding]) -> dict[Path, tuple[str, str, list[Finding]]]:
+    """path -> (old text, new text, findings fixed), for the files that change."""
+    by_path: dict[Path, list[Finding]] = {}
+    for finding in findings:
+        if finding.rule in FIXABLE:
+            by_path.setdefault(Path(finding.path), []).append(finding)
+    changes = {}
+    for path, found in by_path.items():
+        data = path.read_bytes()
+        try:
+            old = read_python(data) if kind_of(path) == "python" else data.decode("utf-8")
+        except (SyntaxError, UnicodeDecodeError, LookupError):
+            continue  # rewritten only when it round-trips as UTF-8
+        if old.encode("utf-8") != data:
+            continue
+        new, fixed = fixed_text(path, old, found)
+        if fixed and new != old:
+            changes[path] = (old, new, fixed)
+    return changes
+
+
+def unified_diff(changes: dict[Path, tuple[str, str, list[Finding]]]) -> str:
+    return "".join(
+        "".join(
+            difflib.unified_diff(
+                old.splitlines(keepends=True),
+                new.splitlines(keepends=True),
+                f"a/{path.as_posix()}",
+                f"b/{path.as_posix()}",
+            )
+        )
+        for path, (old, new, _) in changes.items()
+    )
+
+
+def apply(changes: dict[Path, tuple[str, str, list[Finding]]]) -> None:
+    for path, (_, new, _) in changes.items():
+        path.write_bytes(new.encode("utf-8"))

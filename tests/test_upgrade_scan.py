@@ -2,7 +2,8 @@
 
 Each fixture under tests/fixtures/upgrade_scan/ marks the lines the scanner must report with a trailing
 `# expect: <rule>` comment (comments are invisible to the rules, so the marks cannot cause findings themselves).
-The fixtures hold every false alarm, miss and crash class of issue 13, some distilled from real projects.
+The fixtures hold every false alarm, miss and crash class of issues 13 and 24 (issue24/), some distilled from real
+projects.
 """
 
 from __future__ import annotations
@@ -215,6 +216,34 @@ def test_ipython_lines_keep_line_numbers_and_blocks() -> None:
 ])
 def test_which_torchrun_lines_get_a_free_port(line: str, relies: bool) -> None:
     assert snippet.torchrun_without_port(line) is relies
+
+
+@pytest.mark.parametrize(("line", "variables", "relies"), [
+    ("torchrun ${ARGS[@]} train.py", {"ARGS": ["--nproc_per_node 8\n    --master_port $PORT"]}, False),
+    ("torchrun ${ARGS[@]} train.py", {"ARGS": ["--nproc_per_node 8 --nnodes 1"]}, True),
+    ("torchrun $UNSET train.py", {}, False),
+    ("torchrun --nproc-per-node 2 train.py $UNSET", {}, True),
+    ("torchrun --nnodes $N train.py", {"N": ["1"]}, True),
+    ("torchrun --nnodes $N train.py", {"N": ["${NUM_NODES:-1}"]}, False),
+    ("PET_MASTER_PORT=29500 torchrun train.py", {}, False),
+    ("torchrun train.py", {"PET_MASTER_PORT": ["29500"]}, False),
+    ("torchrun train.py", {"MASTER_PORT": ["29500"]}, True),
+    ("torchrun --rdzv-backend=c10d train.py", {}, False),
+    ("torchrun --rdzv_backend static train.py", {}, True),
+])
+def test_torchrun_options_are_read_through_the_files_variables(line: str, variables: dict, relies: bool) -> None:
+    """An expansion the file does not set could hold --master-port: no finding; torchrun reads PET_MASTER_PORT and
+    never MASTER_PORT, and only the static rendezvous gets a free port (read in torch/distributed/run.py)."""
+    assert snippet.torchrun_without_port(line, variables) is relies
+
+
+def test_shell_variables_span_arrays_and_continued_strings() -> None:
+    lines = ["MASTER_PORT=${MASTER_PORT:-29500}", "ARGS=(", "    --nnodes 1", "    --master_port $MASTER_PORT", ")",
+             'export QUOTED="--nproc_per_node 1   --nnodes 1"', "echo $ARGS"]
+    variables = snippet.shell_variables(lines)
+    assert variables["MASTER_PORT"] == ["${MASTER_PORT:-29500}"]
+    assert snippet.shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
+    assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
 
 
 def test_torchrun_alone_is_not_a_finding() -> None:

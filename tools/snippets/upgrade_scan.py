@@ -452,6 +452,7 @@ class Module:
         self.assigns: list = []  # (unit, Assign node, scope)
         self.withs: list = []  # (unit, With node, scope)
         self.branches: list = []  # (unit, If node): tests that pick a launcher
+        self.loops: list = []  # (unit, For or While node, scope)
         self.written_keys: set = set()  # ids of constants used as keys that are written
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = (
@@ -503,6 +504,8 @@ class Module:
                 self.withs.append((unit, node, scope))
             elif kind is ast.If:
                 self.branches.append((unit, node))
+            elif kind in (ast.For, ast.AsyncFor, ast.While):
+                self.loops.append((unit, node, scope))
             elif kind in (ast.List, ast.Tuple):
                 self.sequences.append(node)
             elif kind is ast.Expr and isinstance(node.value, ast.Constant):
@@ -552,6 +555,7 @@ class Module:
                 continue
             elif kind in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
                 child_scope = Scope("function", scope)
+                self.loops.append((unit, node, child_scope))
             elif kind in (ast.Global, ast.Nonlocal):
                 scope.globals.update(node.names if kind is ast.Global else ())
                 continue
@@ -620,6 +624,8 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
     compiles: list = []  # Compiled: torch.compile and module.compile, fullgraph=True
     shards: list = []  # (scope, position, text of the module) for each fully_shard call
     stance_off: set = set()  # scopes that turn Dynamo off (config.disable, force_eager)
+    under_compile: list = []  # dist.nn ops that only fail under fullgraph=True
+    point_to_point: list = []  # (unit, isend or irecv call, scope)
     bound = {
         id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1
     }
@@ -636,7 +642,10 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
                     fix = dist_nn_fix(key)
-                emit(unit, node, rule, "@" * decorator + prefix, fix)
+                if rule == "dist-nn-functional" and key not in DEPRECATED_DIST_NN:
+                    under_compile.append((unit, node, rule, prefix, fix))
+                else:
+                    emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
         if name.startswith("torch.distributed.elastic.multiprocessing.errors.record"):
             facts["launcher"] = True
@@ -692,7 +701,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                         unit, node, "metadata-json", 'getattr(..., "metadata_json")', ""
                     )
         if name == "torch.distributed.isend" or name == "torch.distributed.irecv":
-            emit(unit, node, "torchcomms-p2p", name.rpartition(".")[2], "")
+            point_to_point.append((unit, node, scope))
         if name == "torch.distributed.init_process_group":
             backend = node.args[0] if node.args else keywords.get("backend")
             value = string_value(backend, module, scope, unit) if backend else None
@@ -744,6 +753,12 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
             isinstance(value, str) and PORT_IN_TEXT.search(value)
         ):
             pending.append((unit, node, "port 29500 in code that runs under torchrun"))
+    if compiles:  # only a module that compiles with fullgraph=True can break them
+        for unit, node, rule, detail, fix in under_compile:
+            emit(unit, node, rule, detail, fix)
+    for unit, node, scope in point_to_point:
+        if concurrent_p2p(unit, node, scope, point_to_point, module):
+            emit(unit, node, "torchcomms-p2p", names[id(node)].rpartition(".")[2], "")
     for compiled in compiles:
         if compiled.wraps and sharded_under_wrapper(compiled, shards):
             emit(
@@ -776,6 +791,23 @@ class Compiled:
     module: str | None
     result: str | None
     wraps: bool
+
+
+def concurrent_p2p(unit, node, scope, calls: list, module: Module) -> bool:
+    """Whether an isend or irecv is one of several in flight: another in the same
+    scope, or itself in a loop or comprehension of that scope. One op alone in a
+    function (a wrapper, a single send) is no sign that ops must run concurrently."""
+    if sum(1 for _, _, other in calls if other is scope) > 1:
+        return True
+    at = (node.lineno, node.col_offset)
+    return any(
+        where is scope
+        and loop_unit == unit
+        and (loop.lineno, loop.col_offset)
+        < at
+        <= (loop.end_lineno, loop.end_col_offset)
+        for loop_unit, loop, where in module.loops
+    )
 
 
 def position_of(unit: int, node: Any) -> tuple:

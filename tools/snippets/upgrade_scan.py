@@ -909,7 +909,7 @@ def string_value(node: Any, module: Module, scope: Scope, unit: int) -> str | No
         return node.value
     if isinstance(node, ast.JoinedStr):
         return "".join(
-            part.value if isinstance(part, ast.Constant) else "{…}"
+            str(part.value) if isinstance(part, ast.Constant) else "{…}"
             for part in node.values
         )
     if not isinstance(node, ast.Name):
@@ -1024,9 +1024,10 @@ def torchrun_options(line: str, variables: dict) -> dict | None:
         for name, values in variables.items()
         if name.startswith("PET_")
     )
-    settings.update(
-        w.split("=", 1) for w in words[:start] if w.startswith("PET_") and "=" in w
-    )
+    for word in words[:start]:
+        if word.startswith("PET_") and "=" in word:
+            name, _, value = word.partition("=")
+            settings[name] = value
     options = {
         "--" + name[4:].lower().replace("_", "-"): value
         for name, value in settings.items()

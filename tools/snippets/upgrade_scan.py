@@ -455,9 +455,7 @@ class Module:
         self.loops: list = []  # (unit, For or While node, scope)
         self.written_keys: set = set()  # ids of constants used as keys that are written
         self.sequences: list = []  # list and tuple displays (a command's words)
-        self.docstrings: set = (
-            set()
-        )  # ids of string constants that are whole statements
+        self.docstrings: set = set()  # ids of constants that are whole statements
 
     def add(self, unit: int, tree: ast.AST) -> None:
         """Collect bindings and interesting nodes, iteratively (no recursion)."""
@@ -771,7 +769,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
         elif compiled.scope in stance_off or module.root in stance_off:
             detail = "torch.compile(fullgraph=True) with Dynamo turned off"
             emit(compiled.unit, compiled.node, "fullgraph-no-frames", detail, "")
-        elif runs_under_mode(compiled, module, names, dispatch_modes):
+        elif runs_under_mode(compiled, module, dispatch_modes):
             detail = "torch.compile(fullgraph=True) called under a TorchDispatchMode"
             emit(compiled.unit, compiled.node, "fullgraph-no-frames", detail, "")
     return facts
@@ -875,9 +873,7 @@ def sharded_under_wrapper(compiled: Compiled, shards: list) -> bool:
     return False
 
 
-def runs_under_mode(
-    compiled: Compiled, module: Module, names: dict, modes: set
-) -> bool:
+def runs_under_mode(compiled: Compiled, module: Module, modes: set) -> bool:
     """Whether the compiled object is called inside `with Mode():` where Mode is a
     TorchDispatchMode class of this module, in the scope that binds the compiled
     object (or anywhere, when the module binds it at top level)."""
@@ -1019,11 +1015,11 @@ def torchrun_options(line: str, variables: dict) -> dict | None:
     start = launcher_at(words)
     if start is None:
         return None
-    settings = dict(
-        (name, values[-1])
+    settings = {
+        name: values[-1]
         for name, values in variables.items()
         if name.startswith("PET_")
-    )
+    }
     for word in words[:start]:
         if word.startswith("PET_") and "=" in word:
             name, _, value = word.partition("=")

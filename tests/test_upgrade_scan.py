@@ -230,10 +230,14 @@ def test_which_torchrun_lines_get_a_free_port(line: str, relies: bool) -> None:
     ("torchrun train.py", {"MASTER_PORT": ["29500"]}, True),
     ("torchrun --rdzv-backend=c10d train.py", {}, False),
     ("torchrun --rdzv_backend static train.py", {}, True),
+    ("uv run --no-sync python -m torch.distributed.run --nproc_per_node 2 train.py", {}, True),
+    ("$PREFIX python3.11 -m torch.distributed.launch train.py", {"PREFIX": [""]}, True),
+    ("we launch it with torchrun on port 29500", {}, False),
 ])
 def test_torchrun_options_are_read_through_the_files_variables(line: str, variables: dict, relies: bool) -> None:
     """An expansion the file does not set could hold --master-port: no finding; torchrun reads PET_MASTER_PORT and
-    never MASTER_PORT, and only the static rendezvous gets a free port (read in torch/distributed/run.py)."""
+    never MASTER_PORT, and only the static rendezvous gets a free port (read in torch/distributed/run.py); torchrun
+    counts only as the command (after settings and wrappers), not in prose."""
     assert snippet.torchrun_without_port(line, variables) is relies
 
 

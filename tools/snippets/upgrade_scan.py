@@ -258,6 +258,12 @@ ASSIGNMENT = re.compile(
     r"(\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)|\"[^\"]*\"|'[^']*'|\S*)",
     re.MULTILINE,
 )
+# The words that may come before torchrun in a command: NAME=value, options,
+# expansions, numbers, and wrappers that run the next word.
+COMMAND_PREFIX = re.compile(
+    r"[A-Za-z_]\w*=|-|\$|\d+$|(?:\S*/)?python[\d.]*$|(?:uv|run|exec|env|nohup|time|"
+    r"sudo|numactl|taskset|nsys|profile|ncu|timeout|stdbuf|poetry|pipenv|conda|srun)$"
+)
 WHOLE_EXPANSION = re.compile(r"\$\{?(\w+)(?:\[[@*]\])?\}?")
 OTHER_LAUNCHERS = {
     "deepspeed",
@@ -987,10 +993,14 @@ def shell_rules(line: str):
 
 
 def launcher_at(words: list[str]) -> int | None:
-    """The index of the torchrun word (or torch.distributed.run/launch), or None."""
+    """The index of the torchrun word (or torch.distributed.run/launch) when it is
+    the command, after nothing but settings, options, expansions and wrappers such
+    as `uv run python -m`; None otherwise (prose such as a YAML description)."""
     for index, word in enumerate(words):
         if launches_torchrun([word]):
             return index
+        if not COMMAND_PREFIX.match(word):
+            return None
     return None
 
 

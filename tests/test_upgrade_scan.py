@@ -2,7 +2,8 @@
 
 Each fixture under tests/fixtures/upgrade_scan/ marks the lines the scanner must report with a trailing
 `# expect: <rule>` comment (comments are invisible to the rules, so the marks cannot cause findings themselves).
-The fixtures hold every false alarm, miss and crash class of issue 13, some distilled from real projects.
+The fixtures hold every false alarm, miss and crash class of issues 13 and 24 (issue24/), some distilled from real
+projects.
 """
 
 from __future__ import annotations
@@ -212,6 +213,38 @@ def test_which_torchrun_lines_get_a_free_port(line: str, relies: bool) -> None:
     assert scan.torchrun_without_port(line) is relies
 
 
+@pytest.mark.parametrize(("line", "variables", "relies"), [
+    ("torchrun ${ARGS[@]} train.py", {"ARGS": ["--nproc_per_node 8\n    --master_port $PORT"]}, False),
+    ("torchrun ${ARGS[@]} train.py", {"ARGS": ["--nproc_per_node 8 --nnodes 1"]}, True),
+    ("torchrun $UNSET train.py", {}, False),
+    ("torchrun --nproc-per-node 2 train.py $UNSET", {}, True),
+    ("torchrun --nnodes $N train.py", {"N": ["1"]}, True),
+    ("torchrun --nnodes $N train.py", {"N": ["${NUM_NODES:-1}"]}, False),
+    ("PET_MASTER_PORT=29500 torchrun train.py", {}, False),
+    ("torchrun train.py", {"PET_MASTER_PORT": ["29500"]}, False),
+    ("torchrun train.py", {"MASTER_PORT": ["29500"]}, True),
+    ("torchrun --rdzv-backend=c10d train.py", {}, False),
+    ("torchrun --rdzv_backend static train.py", {}, True),
+    ("uv run --no-sync python -m torch.distributed.run --nproc_per_node 2 train.py", {}, True),
+    ("$PREFIX python3.11 -m torch.distributed.launch train.py", {"PREFIX": [""]}, True),
+    ("we launch it with torchrun on port 29500", {}, False),
+])
+def test_torchrun_options_are_read_through_the_files_variables(line: str, variables: dict, relies: bool) -> None:
+    """An expansion the file does not set could hold --master-port: no finding; torchrun reads PET_MASTER_PORT and
+    never MASTER_PORT, and only the static rendezvous gets a free port (read in torch/distributed/run.py); torchrun
+    counts only as the command (after settings and wrappers), not in prose."""
+    assert scan.torchrun_without_port(line, variables) is relies
+
+
+def test_shell_variables_span_arrays_and_continued_strings() -> None:
+    lines = ["MASTER_PORT=${MASTER_PORT:-29500}", "ARGS=(", "    --nnodes 1", "    --master_port $MASTER_PORT", ")",
+             'export QUOTED="--nproc_per_node 1   --nnodes 1"', "echo $ARGS"]
+    variables = scan.shell_variables(lines)
+    assert variables["MASTER_PORT"] == ["${MASTER_PORT:-29500}"]
+    assert scan.shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
+    assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
+
+
 def test_torchrun_alone_is_not_a_finding() -> None:
     """Only a file that also names 29500 relies on the old default port."""
     without = scan.scan_notebook_json(json.dumps({"cells": [
@@ -320,7 +353,7 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
 
 
 JIT = "import torch\nm = torch.jit.script(torch.nn.Linear(2, 2))\n"  # a torchscript finding (warns) on line 2
-P2P = "import torch.distributed as dist\ndist.isend(t, 1)\n"  # a torchcomms-p2p finding (advisory) on line 2
+P2P = "import torch.distributed as dist\nfor peer in (0, 1):\n    dist.isend(t, peer)\n"  # a torchcomms-p2p finding (advisory) on line 3: ops posted in a loop
 
 
 def test_settings_come_from_the_projects_pyproject(tmp_path: Path, capsys: pytest.CaptureFixture[str],

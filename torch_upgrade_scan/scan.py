@@ -67,8 +67,10 @@ RULES = {
         Rule(
             "port-29500",
             BREAKS,
-            "single-node torchrun without --master-port, --standalone or "
-            "--rdzv-endpoint no longer listens on 29500 in 2.12: it picks a free port",
+            "single-node torchrun (static rendezvous) without --master-port (or "
+            "PET_MASTER_PORT), --standalone or --rdzv-endpoint no longer listens on "
+            "29500 in 2.12: it picks a free port (read in torch/distributed/run.py; "
+            "torchrun never reads MASTER_PORT)",
             "pass --master-port to torchrun; in the workers read MASTER_PORT",
         ),
         Rule(
@@ -128,18 +130,26 @@ RULES = {
         Rule(
             "fullgraph-no-frames",
             WARNS,
-            "torch.compile(fullgraph=True) that runs no compiled frame (a "
-            "TorchDispatchMode active, Dynamo disabled) warns in 2.12; the "
-            "release notes say 2.13 raises",
-            "compile outside the mode or the disabled region, or drop fullgraph=True",
+            "torch.compile(fullgraph=True) that runs no compiled frame warns in "
+            "2.12 (measured here on 2.12.0: called under a TorchDispatchMode, after "
+            "torch._dynamo.config.disable = True or set_stance('force_eager'); "
+            "torch.compiler.disable on the function or its caller does not warn); "
+            "the release notes say 2.13 raises",
+            "call the compiled function outside the mode, or drop fullgraph=True "
+            "where Dynamo is off",
         ),
         Rule(
             "fsdp2-fullgraph",
             BREAKS,
-            "compiling through FSDP2 hooks with fullgraph=True is no longer "
-            "supported in 2.12",
-            "compile FSDP2 models with fullgraph=False, or compile the module "
-            "before fully_shard",
+            "torch.compile(m, fullgraph=True) of a module m that fully_shard "
+            "shards, before or after the compile, raises in 2.12: FSDP2's hooks "
+            "run inside the graph (torch._dynamo.exc.Unsupported; measured here on "
+            "2.12.0, CPU, gloo, one rank)",
+            "shard what torch.compile returns: m = torch.compile(m, fullgraph=True) "
+            "and then fully_shard(m), per block and then the root; or compile in "
+            "place with m.compile(fullgraph=True), before or after fully_shard(m); "
+            "or pass fullgraph=False (each measured here to run on 2.12.0, CPU, "
+            "gloo, one rank)",
         ),
         Rule(
             "torchcomms-p2p",
@@ -241,6 +251,39 @@ for _op in DIST_NN_OPS:
 
 PORT = "29500"
 PORT_IN_TEXT = re.compile(r":29500\b")
+# A 29500 that goes with one of these is passed to the launcher, not picked by it.
+PORT_OPTION = re.compile(r"--(?:master[-_]port|rdzv[-_]endpoint)\b")
+# Shell: `NAME=value`, `export NAME=...`, `NAME=( ... )` over several lines.
+ASSIGNMENT = re.compile(
+    r"^[ \t]*(?:(?:export|local|readonly|declare(?:[ \t]+-\w+)*)[ \t]+)?([A-Za-z_]\w*)="
+    r"(\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\)|\"[^\"]*\"|'[^']*'|\S*)",
+    re.MULTILINE,
+)
+# The words that may come before torchrun in a command: NAME=value, options,
+# expansions, numbers, and wrappers that run the next word.
+COMMAND_PREFIX = re.compile(
+    r"[A-Za-z_]\w*=|-|\$|\d+$|(?:\S*/)?python[\d.]*$|(?:uv|run|exec|env|nohup|time|"
+    r"sudo|numactl|taskset|nsys|profile|ncu|timeout|stdbuf|poetry|pipenv|conda|srun)$"
+)
+WHOLE_EXPANSION = re.compile(r"\$\{?(\w+)(?:\[[@*]\])?\}?")
+OTHER_LAUNCHERS = {
+    "deepspeed",
+    "accelerate",
+    "mpirun",
+    "mpiexec",
+    "srun",
+    "horovodrun",
+    "ft_launcher",
+    "composer",
+    "lightning",
+    "jsrun",
+    "aprun",
+    "oshrun",
+}
+# A branch that tests for these runs under another launcher (MPI, Slurm).
+OTHER_LAUNCHER_ENV = re.compile(
+    r"^(?:OMPI|PMI|PMIX|MV2)_|(?:^|_)mpi(?:_|$)|slurm", re.IGNORECASE
+)
 KNOB = "max_autotune_defer_layout_freezing"
 KNOB_ENV = "TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING"
 LAUNCHER_ENV = {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "TORCHELASTIC_RUN_ID"}
@@ -256,7 +299,12 @@ SUBPROCESS = {
     for name in ("run", "call", "check_call", "check_output", "Popen")
 }
 PROFILER = ("torch.profiler", "torch.autograd.profiler", "torch.autograd.profiler_util")
-COMPILE_DISABLERS = {"torch.compiler.disable", "torch._dynamo.disable"}
+# What makes torch.compile(fullgraph=True) run no compiled frame and warn in 2.12
+# (measured here on 2.12.0): an active TorchDispatchMode, torch._dynamo.config.disable
+# = True, set_stance("force_eager"). torch.compiler.disable on the compiled function,
+# or on a function that calls it, does not warn.
+DYNAMO_DISABLE = "torch._dynamo.config.disable"
+STANCE = "torch.compiler.set_stance"
 DISPATCH_MODE = "torch.utils._python_dispatch.TorchDispatchMode"
 FSDP2 = {
     "torch.distributed.fsdp.fully_shard",
@@ -424,9 +472,17 @@ class Module:
         self.chains: list = []  # (unit, node, scope) for names and attributes
         self.calls: list = []
         self.constants: list = []
-        self.stores: list = []  # (unit, attribute node) assigned to
+        self.stores: list = []  # (unit, attribute node, scope) assigned to
         self.bases: list = []  # (unit, class node, scope)
         self.decorators: set = set()  # ids of decorator expressions
+        self.decorated: dict = {}  # id(decorator) -> the name of what it decorates
+        self.assigns: list = []  # (unit, Assign node, scope)
+        self.withs: list = []  # (unit, With node, scope)
+        self.branches: list = []  # (unit, If node): tests that pick a launcher
+        self.loops: list = []  # (unit, For or While node, scope)
+        self.written_keys: set = set()  # ids of constants used as keys that are written
+        self.sequences: list = []  # list and tuple displays (a command's words)
+        self.docstrings: set = set()  # ids of constants that are whole statements
 
     def add(self, unit: int, tree: ast.AST) -> None:
         """Collect bindings and interesting nodes, iteratively (no recursion)."""
@@ -454,7 +510,7 @@ class Module:
                 if not inner:
                     self.chains.append((unit, node, scope))
                 if not isinstance(node.ctx, ast.Load):
-                    self.stores.append((unit, node))
+                    self.stores.append((unit, node, scope))
                 stack.append((node.value, scope, at, True))
                 continue
             if kind is ast.Constant:
@@ -463,6 +519,22 @@ class Module:
                 continue
             if kind is ast.Call:
                 self.calls.append((unit, node, scope))
+            elif kind is ast.Subscript and not isinstance(node.ctx, ast.Load):
+                self.written_keys.add(id(node.slice))
+            elif kind is ast.Dict:
+                self.written_keys.update(
+                    id(key) for key in node.keys if key is not None
+                )
+            elif kind in (ast.With, ast.AsyncWith):
+                self.withs.append((unit, node, scope))
+            elif kind is ast.If:
+                self.branches.append((unit, node))
+            elif kind in (ast.For, ast.AsyncFor, ast.While):
+                self.loops.append((unit, node, scope))
+            elif kind in (ast.List, ast.Tuple):
+                self.sequences.append(node)
+            elif kind is ast.Expr and isinstance(node.value, ast.Constant):
+                self.docstrings.add(id(node.value))
             elif kind in (ast.Import, ast.ImportFrom):
                 for alias in node.names:
                     if kind is ast.Import:
@@ -479,6 +551,7 @@ class Module:
                 scope.bind(node.name, position, None)
                 for decorator in node.decorator_list:
                     self.decorators.add(id(decorator))
+                    self.decorated[id(decorator)] = node.name
                     stack.append((decorator, scope, None, False))
                 if kind is ast.ClassDef:
                     self.bases.append((unit, node, scope))
@@ -507,10 +580,13 @@ class Module:
                 continue
             elif kind in (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp):
                 child_scope = Scope("function", scope)
+                self.loops.append((unit, node, child_scope))
             elif kind in (ast.Global, ast.Nonlocal):
                 scope.globals.update(node.names if kind is ast.Global else ())
                 continue
             elif kind in (ast.Assign, ast.AugAssign, ast.AnnAssign):
+                if kind is ast.Assign:
+                    self.assigns.append((unit, node, scope))
                 end = (unit, node.end_lineno or 0, node.end_col_offset or 0)
                 targets = node.targets if kind is ast.Assign else [node.target]
                 for target in targets:
@@ -570,9 +646,14 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
     resolved = set(names.values())
     uses_profiler = any(n.startswith(PROFILER) for n in resolved)
     facts = {"spawns": False, "launcher": False}
-    compiles_fullgraph = []
-    disables = False
-    sharded = set()  # the names of the modules passed to fully_shard
+    compiles: list = []  # Compiled: torch.compile and module.compile, fullgraph=True
+    shards: list = []  # (scope, position, text of the module) for each fully_shard call
+    stance_off: set = set()  # scopes that turn Dynamo off (config.disable, force_eager)
+    under_compile: list = []  # dist.nn ops that only fail under fullgraph=True
+    point_to_point: list = []  # (unit, isend or irecv call, scope)
+    bound = {
+        id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1
+    }
     for unit, node, _ in module.chains:
         name = names.get(id(node))
         if not name:
@@ -586,25 +667,34 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
                     fix = dist_nn_fix(key)
-                emit(unit, node, rule, "@" * decorator + prefix, fix)
+                if rule == "dist-nn-functional" and key not in DEPRECATED_DIST_NN:
+                    under_compile.append((unit, node, rule, prefix, fix))
+                else:
+                    emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
-        if name in COMPILE_DISABLERS or name.startswith("torch._dynamo.config.disable"):
-            disables = True
         if name.startswith("torch.distributed.elastic.multiprocessing.errors.record"):
             facts["launcher"] = True
-    for _, node, _ in module.bases:
-        for base in node.bases:
-            if names.get(id(base)) == DISPATCH_MODE:
-                disables = True
-    own_json = any(n.attr == "metadata_json" for _, n in module.stores)
-    exempt = set()
-    for unit, node, _ in module.calls:
+    dispatch_modes = {  # the classes of this module that are TorchDispatchModes
+        node.name
+        for _, node, _ in module.bases
+        if any(names.get(id(base)) == DISPATCH_MODE for base in node.bases)
+    }
+    for _, node, scope in module.stores:
+        if names.get(id(node)) == DYNAMO_DISABLE:
+            stance_off.add(scope)
+    own_json = any(n.attr == "metadata_json" for _, n, _ in module.stores)
+    exempt = not_torchrun_ports(module)
+    for unit, node, scope in module.calls:
         name = names.get(id(node.func)) or ""
         func = node.func
         attr = func.attr if isinstance(func, ast.Attribute) else ""
         keywords = {k.arg: k.value for k in node.keywords}
         if name in SPAWNERS:
             facts["spawns"] = True
+        if attr == "add_argument" and any(
+            isinstance(a, ast.Constant) and "port" in str(a.value) for a in node.args
+        ):  # a launcher's own --master-port option: it passes the port on
+            exempt.update(id(k.value) for k in node.keywords)
         if name in SUBPROCESS and node.args:
             exempt.update(id(n) for n in ast.walk(node.args[0]))
             command_findings(node.args[0], unit, emit)
@@ -636,27 +726,27 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                         unit, node, "metadata-json", 'getattr(..., "metadata_json")', ""
                     )
         if name == "torch.distributed.isend" or name == "torch.distributed.irecv":
-            emit(unit, node, "torchcomms-p2p", name.rpartition(".")[2], "")
+            point_to_point.append((unit, node, scope))
         if name == "torch.distributed.init_process_group":
             backend = node.args[0] if node.args else keywords.get("backend")
-            value = backend.value if isinstance(backend, ast.Constant) else None
-            if isinstance(value, str) and "," in value:
+            value = string_value(backend, module, scope, unit) if backend else None
+            if value is not None and "," in value:
                 emit(unit, node, "torchcomms-one-device", f"backend={value!r}", "")
-        if name in FSDP2 and node.args and dotted(node.args[0]):
-            sharded.add(dotted(node.args[0])[0])
+        if name in FSDP2 and node.args and module_text(node.args[0]):
+            shards.append((scope, position_of(unit, node), module_text(node.args[0])))
+        if name == STANCE and node.args:
+            if string_value(node.args[0], module, scope, unit) == "force_eager":
+                stance_off.add(scope)
         fullgraph = keywords.get("fullgraph")
         if isinstance(fullgraph, ast.Constant) and fullgraph.value is True:
-            if name == "torch.compile" and node.args:
-                compiles_fullgraph.append((unit, node, dotted(node.args[0])))
-            elif attr == "compile" and not name:  # module.compile(fullgraph=True)
-                compiles_fullgraph.append((unit, node, dotted(func.value)))
-            elif name == "torch.compile":
-                compiles_fullgraph.append((unit, node, None))
+            compiled = compiled_object(unit, node, scope, name, attr, bound, module)
+            if compiled:
+                compiles.append(compiled)
     for unit, node, _ in module.chains:
         if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
             if node.attr == KNOB:
                 emit(unit, node, "defer-layout-freezing", f".{KNOB}", "")
-    for unit, node in module.stores:
+    for unit, node, _ in module.stores:
         if node.attr == KNOB:
             emit(unit, node, "defer-layout-freezing", f".{KNOB} = ...", "")
     if uses_profiler and not own_json:
@@ -677,21 +767,192 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
         elif value == KNOB_ENV:
             emit(unit, node, "defer-layout-freezing", KNOB_ENV, "", WARNS)
         elif isinstance(value, str) and value in LAUNCHER_ENV:
-            facts["launcher"] = True
+            facts["launcher"] = facts["launcher"] or id(node) not in module.written_keys
         elif isinstance(value, str) and CU128.search(value):
             emit(unit, node, "cu128-wheels", CU128.search(value).group(0), "")
         if id(node) in exempt:
+            continue
+        if isinstance(value, str) and PORT_OPTION.search(value):
             continue
         if str(value) == PORT or (
             isinstance(value, str) and PORT_IN_TEXT.search(value)
         ):
             pending.append((unit, node, "port 29500 in code that runs under torchrun"))
-    for unit, node, target in compiles_fullgraph:
-        if target and target[0] in sharded:
-            emit(unit, node, "fsdp2-fullgraph", "torch.compile(fullgraph=True)", "")
-        elif disables:
-            emit(unit, node, "fullgraph-no-frames", "torch.compile(fullgraph=True)", "")
+    if compiles:  # only a module that compiles with fullgraph=True can break them
+        for unit, node, rule, detail, fix in under_compile:
+            emit(unit, node, rule, detail, fix)
+    for unit, node, scope in point_to_point:
+        if concurrent_p2p(unit, node, scope, point_to_point, module):
+            emit(unit, node, "torchcomms-p2p", names[id(node)].rpartition(".")[2], "")
+    for compiled in compiles:
+        if compiled.wraps and sharded_under_wrapper(compiled, shards):
+            emit(
+                compiled.unit,
+                compiled.node,
+                "fsdp2-fullgraph",
+                "torch.compile(fullgraph=True)",
+                "",
+            )
+        elif compiled.scope in stance_off or module.root in stance_off:
+            detail = "torch.compile(fullgraph=True) with Dynamo turned off"
+            emit(compiled.unit, compiled.node, "fullgraph-no-frames", detail, "")
+        elif runs_under_mode(compiled, module, dispatch_modes):
+            detail = "torch.compile(fullgraph=True) called under a TorchDispatchMode"
+            emit(compiled.unit, compiled.node, "fullgraph-no-frames", detail, "")
     return facts
+
+
+@dataclasses.dataclass(frozen=True)
+class Compiled:
+    """One compile with fullgraph=True: `module` is the text of what it compiles,
+    `result` the text of the name its result is bound to (None when it is not
+    bound), `wraps` whether it returns a wrapper (torch.compile) rather than
+    compiling in place (module.compile)."""
+
+    unit: int
+    node: Any
+    scope: Scope
+    position: tuple
+    module: str | None
+    result: str | None
+    wraps: bool
+
+
+def concurrent_p2p(unit, node, scope, calls: list, module: Module) -> bool:
+    """Whether an isend or irecv is one of several in flight: another in the same
+    scope, or itself in a loop or comprehension of that scope. One op alone in a
+    function (a wrapper, a single send) is no sign that ops must run concurrently."""
+    if sum(1 for _, _, other in calls if other is scope) > 1:
+        return True
+    at = (node.lineno, node.col_offset)
+    return any(
+        where is scope
+        and loop_unit == unit
+        and (loop.lineno, loop.col_offset)
+        < at
+        <= (loop.end_lineno, loop.end_col_offset)
+        for loop_unit, loop, where in module.loops
+    )
+
+
+def position_of(unit: int, node: Any) -> tuple:
+    return (unit, node.lineno, node.col_offset)
+
+
+def module_text(node: Any) -> str | None:
+    """`model`, `self.model` or `model.layers[0]` as written; None for others."""
+    if isinstance(node, ast.Name | ast.Attribute | ast.Subscript):
+        return ast.unparse(node)
+    return None
+
+
+def not_torchrun_ports(module: Module) -> set:
+    """The ids of constants whose 29500 is no port a single-node torchrun picks:
+    docstrings, command words that pass it as --master-port or in a
+    --rdzv-endpoint, and code under a test for an MPI or Slurm launcher."""
+    exempt = set(module.docstrings)
+    for sequence in module.sequences:
+        words = [e.value for e in sequence.elts if isinstance(e, ast.Constant)]
+        if any(isinstance(w, str) and PORT_OPTION.search(w) for w in words):
+            exempt.update(id(e) for e in sequence.elts)
+    for _, branch in module.branches:
+        tested = [
+            n.value
+            if isinstance(n, ast.Constant)
+            else getattr(n, "id", getattr(n, "attr", ""))
+            for n in ast.walk(branch.test)
+        ]
+        if any(isinstance(t, str) and OTHER_LAUNCHER_ENV.search(t) for t in tested):
+            exempt.update(id(n) for s in branch.body for n in ast.walk(s))
+    return exempt
+
+
+def compiled_object(unit, node, scope, name, attr, bound, module) -> Compiled | None:
+    """The Compiled record of a call with fullgraph=True; None for no compile."""
+    position = position_of(unit, node)
+    if name == "torch.compile":
+        target = bound.get(id(node))
+        result = (
+            module_text(target)
+            if target is not None
+            else module.decorated.get(id(node))
+        )
+        compiled = module_text(node.args[0]) if node.args else None
+        return Compiled(unit, node, scope, position, compiled, result, True)
+    if attr == "compile" and not name:  # module.compile(fullgraph=True): in place
+        receiver = module_text(node.func.value)
+        return Compiled(unit, node, scope, position, receiver, receiver, False)
+    return None
+
+
+def sharded_under_wrapper(compiled: Compiled, shards: list) -> bool:
+    """torch.compile(m, fullgraph=True) runs m's FSDP2 hooks inside the graph when
+    m itself is sharded in the same scope: before the compile, or after it when the
+    wrapper is kept under another name. `m = torch.compile(m, ...)` followed by
+    fully_shard(m) shards the wrapper instead, whose hooks run outside the graph."""
+    if compiled.module is None:
+        return False
+    for scope, position, text in shards:
+        if scope is not compiled.scope or text != compiled.module:
+            continue
+        if position < compiled.position or compiled.result != compiled.module:
+            return True
+    return False
+
+
+def runs_under_mode(compiled: Compiled, module: Module, modes: set) -> bool:
+    """Whether the compiled object is called inside `with Mode():` where Mode is a
+    TorchDispatchMode class of this module, in the scope that binds the compiled
+    object (or anywhere, when the module binds it at top level)."""
+    called = compiled.result
+    if called is None or not modes:
+        return False
+    for _, node, scope in module.withs:
+        if scope is not compiled.scope and compiled.scope is not module.root:
+            continue
+        entered = [
+            item.context_expr.func
+            for item in node.items
+            if isinstance(item.context_expr, ast.Call)
+        ]
+        if not any(isinstance(f, ast.Name) and f.id in modes for f in entered):
+            continue
+        for statement in node.body:
+            for inner in ast.walk(statement):
+                if isinstance(inner, ast.Call) and module_text(inner.func) == called:
+                    return True
+    return False
+
+
+def string_value(node: Any, module: Module, scope: Scope, unit: int) -> str | None:
+    """A string argument's text: a literal, an f-string (its placeholders as {…}),
+    or a name bound to one of those by its last assignment before the use in the
+    same scope; None for anything else."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(
+            str(part.value) if isinstance(part, ast.Constant) else "{…}"
+            for part in node.values
+        )
+    if not isinstance(node, ast.Name):
+        return None
+    use = position_of(unit, node)
+    earlier = [
+        (position_of(where_unit, assign), assign.value)
+        for where_unit, assign, where in module.assigns
+        if where is scope
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0], ast.Name)
+        and assign.targets[0].id == node.id
+        and position_of(where_unit, assign) < use
+    ]
+    if not earlier:
+        return None
+    value = max(earlier, key=lambda pair: pair[0])[1]
+    if isinstance(value, ast.Constant | ast.JoinedStr):
+        return string_value(value, module, scope, unit)
+    return None
 
 
 def command_findings(node: ast.AST, unit: int, emit) -> None:
@@ -752,31 +1013,102 @@ def shell_rules(line: str):
             )
 
 
-def torchrun_without_port(line: str) -> bool:
-    """A single-node torchrun command with no --master-port, --standalone or
-    --rdzv-endpoint: 2.12 picks a free port for it."""
-    words = shell_words(line)
-    if not launches_torchrun(words) or any(
-        w.startswith("PET_MASTER_PORT=") for w in words
-    ):
-        return False
-    options: dict = {}
+def launcher_at(words: list[str]) -> int | None:
+    """The index of the torchrun word (or torch.distributed.run/launch) when it is
+    the command, after nothing but settings, options, expansions and wrappers such
+    as `uv run python -m`; None otherwise (prose such as a YAML description)."""
     for index, word in enumerate(words):
+        if launches_torchrun([word]):
+            return index
+        if not COMMAND_PREFIX.match(word):
+            return None
+    return None
+
+
+def shell_variables(commands: list[str]) -> dict:
+    """The variables a shell file assigns: name -> [value, ...] (arrays and quoted
+    strings over several lines included, one layer of quotes or parentheses off)."""
+    variables: dict = {}
+    for match in ASSIGNMENT.finditer("\n".join(commands)):
+        value = match.group(2)
+        if value[:1] in ("(", '"', "'"):
+            value = value[1:-1]
+        variables.setdefault(match.group(1), []).append(value)
+    return variables
+
+
+def torchrun_options(line: str, variables: dict) -> dict | None:
+    """A torchrun line's options up to its script, with the file's variables
+    expanded and PET_<OPTION> settings (which torchrun reads; it never reads
+    MASTER_PORT) as options; None when it is no torchrun line or expands a
+    variable the file does not set (which could hold any option)."""
+    words = shell_words(line)
+    start = launcher_at(words)
+    if start is None:
+        return None
+    settings = {
+        name: values[-1]
+        for name, values in variables.items()
+        if name.startswith("PET_")
+    }
+    for word in words[:start]:
+        if word.startswith("PET_") and "=" in word:
+            name, _, value = word.partition("=")
+            settings[name] = value
+    options = {
+        "--" + name[4:].lower().replace("_", "-"): value
+        for name, value in settings.items()
+    }
+    expanded: list[str] = []
+    for word in words[start + 1 :]:
+        if word.endswith(".py"):
+            break
+        whole = WHOLE_EXPANSION.fullmatch(word)
+        if whole and whole.group(1) not in variables:
+            return None
+        if whole:
+            expanded += [
+                w for value in variables[whole.group(1)] for w in shell_words(value)
+            ]
+        else:
+            expanded.append(word)
+    for index, word in enumerate(expanded):
         if word.startswith("--"):
             name, equals, value = word.partition("=")
-            following = words[index + 1] if index + 1 < len(words) else ""
-            options[name.replace("_", "-")] = value if equals else following
+            following = expanded[index + 1] if index + 1 < len(expanded) else ""
+            value = value if equals else following
+            whole = WHOLE_EXPANSION.fullmatch(value)
+            if whole and len(variables.get(whole.group(1), [])) == 1:
+                value = variables[whole.group(1)][0]
+            options[name.replace("_", "-")] = value
+    return options
+
+
+def torchrun_without_port(line: str, variables: dict | None = None) -> bool:
+    """A single-node torchrun with the static rendezvous and no --master-port,
+    --standalone or --rdzv-endpoint (also through the file's variables and PET_*
+    settings): 2.12 picks a free port for it (torch/distributed/run.py, run())."""
+    options = torchrun_options(line, variables or {})
+    if options is None:
+        return False
     if {"--master-port", "--standalone", "--rdzv-endpoint"} & options.keys():
+        return False
+    if options.get("--rdzv-backend", "static") != "static":
         return False
     return options.get("--nnodes", "1").split(":")[-1] == "1"
 
 
-def launched_scripts(line: str) -> set:
-    """The Python files a torchrun line starts (their names)."""
-    words = shell_words(line)
-    if not launches_torchrun(words):
+def launched_scripts(line: str, variables: dict | None = None) -> set:
+    """The Python files (their names) that a torchrun line starts on a port 2.12
+    picks: a launch that passes its port leaves its scripts' 29500 alone."""
+    if not torchrun_without_port(line, variables):
         return set()
-    return {Path(w).name for w in words if w.endswith(".py")}
+    return {Path(w).name for w in shell_words(line) if w.endswith(".py")}
+
+
+def other_launcher(line: str) -> bool:
+    """A command of a launcher other than torchrun (its 29500 is its own)."""
+    return any(Path(w).name in OTHER_LAUNCHERS for w in shell_words(line))
 
 
 def logical_lines(lines):
@@ -999,20 +1331,22 @@ class FileScan:
         # Evidence that something else uses 29500: a Python literal or another
         # shell line of this file (of this code block, in Markdown).
         names_port = {unit: bool(self.pending) for unit in by_unit}
+        variables = shell_variables([text for _, _, text in commands])
         for unit, line, text in commands:
             for rule, detail, fix, severity in shell_rules(text):
                 self.add(unit, line, 1, rule, detail, fix, severity)
             match = CU128.search(text)
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
-            self.launched |= launched_scripts(text)
-            if PORT in text and not launches_torchrun(shell_words(text)):
+            self.launched |= launched_scripts(text, variables)
+            launcher = launches_torchrun(shell_words(text)) or other_launcher(text)
+            if PORT in text and not launcher:
                 names_port[unit] = True
         if any(names_port.values()):
             for unit, line, text in commands:
                 if self.lenient and not names_port[unit]:
                     continue
-                if torchrun_without_port(text):
+                if torchrun_without_port(text, variables):
                     self.add(
                         unit,
                         line,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from torch_upgrade_scan import scan as upgrade_scan
 from tools.course import ROOT
+from torch_upgrade_scan import scan as upgrade_scan
 
 CORPUS = ROOT / "tests" / "fixtures" / "scan_corpus"
 VERDICTS = yaml.safe_load((CORPUS / "verdicts.yml").read_text(encoding="utf-8"))

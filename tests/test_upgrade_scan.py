@@ -353,7 +353,8 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
 
 
 JIT = "import torch\nm = torch.jit.script(torch.nn.Linear(2, 2))\n"  # a torchscript finding (warns) on line 2
-P2P = "import torch.distributed as dist\nfor peer in (0, 1):\n    dist.isend(t, peer)\n"  # a torchcomms-p2p finding (advisory) on line 3: ops posted in a loop
+# A torchcomms-p2p finding (advisory) on line 3: ops posted in a loop.
+P2P = "import torch.distributed as dist\nfor peer in (0, 1):\n    dist.isend(t, peer)\n"
 
 
 def test_settings_come_from_the_projects_pyproject(tmp_path: Path, capsys: pytest.CaptureFixture[str],

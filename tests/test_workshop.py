@@ -36,7 +36,7 @@ More hand-written text.
 TRACK_LESSONS = {
     workshop.KYA: (15, 5, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     workshop.EIGH: (25, 25, ["cuda", "rocm", "xpu", "cpu"]),
-    workshop.COND: (25, 10, ["cuda"]),
+    workshop.COND: (25, 10, ["cuda", "cpu"]),
     workshop.KNOBS: (20, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     workshop.TORCHRUN: (30, 10, ["cuda", "rocm", "xpu", "cpu"]),
     workshop.TORCHSCRIPT: (20, 15, ["cuda", "rocm", "mps", "xpu", "cpu"]),
@@ -44,6 +44,8 @@ TRACK_LESSONS = {
     workshop.SCANNER: (15, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
     "notebooks/platforms/cuda": (25, 25, ["cuda"]),
     "notebooks/platforms/mps": (25, 25, ["mps"]),
+    workshop.ROCM: (25, 20, ["rocm"]),
+    workshop.XPU: (30, 20, ["xpu"]),
     "notebooks/graphs/graph-annotations": (20, 10, ["cuda"]),
     "notebooks/optimizers-and-compiler/fused-adagrad": (25, 10, ["cuda", "rocm", "cpu"]),
     "notebooks/mx-quantization/mx-export": (30, 10, ["cuda", "rocm", "mps", "xpu", "cpu"]),
@@ -177,6 +179,11 @@ def check_track(track: workshop.Track) -> None:
             parts = slot.lesson.teaching + slot.exercises + slot.quiz + slot.setup
             assert slot.minutes == parts + workshop.COVER_MINUTES * len(slot.covers), "the slot's minutes add up"
             assert slot.quiz == slot.lesson.questions * workshop.QUIZ_MINUTES, "the quiz is counted"
+            kept = slot.lesson.kept(len(slot.kept) or slot.lesson.exercise_count)
+            if slot.exercises:
+                assert slot.exercises == sum(minutes for _, minutes in kept), "the kept exercises' minutes"
+            for label in slot.kept:
+                assert label in text, f"the table names the kept exercise {label}"
             assert slot.setup == (workshop.COLAB_SETUP if track.room.colab else 0), "Colab's restart is counted"
 
 
@@ -252,7 +259,7 @@ def test_the_platform_lesson_fits_the_rooms_hardware() -> None:
     for room in workshop.ROOMS:
         for entry in room.platform_lessons:
             # a breakout's lessons run on their groups' laptops (NVIDIA, Apple silicon, CPU-only)
-            hardware = room.platforms | ({"cuda", "mps"} if room.breakout else set())
+            hardware = room.platforms | ({"cuda", "mps", "rocm", "xpu"} if room.breakout else set())
             assert set(lessons[entry].platforms) & hardware, f"{entry} does not run in the {room.key} room"
 
 

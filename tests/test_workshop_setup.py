@@ -218,3 +218,73 @@ def test_the_instructor_pages_are_in_the_book() -> None:
 def test_the_dry_run_checklist_has_a_section_per_room() -> None:
     headings = re.findall(r"^## (.+)$", (ROOT / "instructors" / "dry-run.md").read_text(), re.MULTILINE)
     assert [room.title for room in workshop.ROOMS if room.title not in headings] == []
+
+
+# ---- one torch for the room -----------------------------------------------------------------------------------------
+
+SETUP_PAGES = ("chapters/workshop-setup.md", "chapters/how-to-use.md", "chapters/troubleshooting.md")
+TORCH_INSTALL = re.compile(r"pip install[^`\n]*?\"torch(?P<spec>[^\"]*)\"")
+
+
+def torch_install_specs(text: str) -> list[str]:
+    """The version specifier of every `pip install ... "torch..."` line in a page or a notebook's sources."""
+    return [match["spec"] for match in TORCH_INSTALL.finditer(text)]
+
+
+def test_every_setup_line_installs_the_taught_release() -> None:
+    """A workshop room runs the release the book's outputs come from: every install line pins its minor release
+    (constraints.txt), so `"torch>=2.12"` on one of these pages, which installs the newest release, fails here.
+    The stamped setup cell is the book's, for any reader, and keeps its floor."""
+    minor = ".".join(torch_pin().split(".")[:2])
+    preflight = "\n".join(cell_source(cell) for cell in read_notebook(PREFLIGHT)["cells"]
+                          if "stamp:setup" not in cell.get("metadata", {}).get("tags", []))
+    texts = {page: (ROOT / page).read_text() for page in SETUP_PAGES} | {"the pre-flight": preflight}
+    specs = {page: torch_install_specs(text) for page, text in texts.items()}
+    assert all(specs.values()), f"a page lost its install lines: {specs}"
+    assert {page: [spec for spec in found if spec != f"=={minor}.*"] for page, found in specs.items()} == {
+        page: [] for page in texts}
+
+
+def test_an_unpinned_install_line_is_found() -> None:
+    text = 'run `pip install "torch>=2.12" --index-url X` or\n`%pip install -q "torch==2.12.*"` then'
+    assert torch_install_specs(text) == [">=2.12", "==2.12.*"]
+
+
+# ---- the mid-day check ----------------------------------------------------------------------------------------------
+
+MID_DAY_CHECK = ROOT / "instructors" / "mid-day-check.md"
+SHARED_DOCUMENT = ROOT / "instructors" / "collaborative-document.md"
+
+
+def section(markdown: str, heading: str) -> str:
+    """The text under `heading` (a whole heading line) up to the next heading of any level."""
+    found = re.search(rf"^{re.escape(heading)}\n", markdown, re.MULTILINE)
+    assert found, f"no heading {heading!r}"
+    start = found.end()
+    following = re.search(r"^#{1,6} ", markdown[start:], re.MULTILINE)
+    return markdown[start:start + following.start()] if following else markdown[start:]
+
+
+def mid_day_questions(page: str) -> list[str]:
+    """The numbered questions of the mid-day check page, without their bold markers."""
+    return [line.replace("**", "") for line in re.findall(r"^\d+\. (.+)$", section(page, "## What to ask"),
+                                                            re.MULTILINE)]
+
+
+def shared_document_questions(page: str) -> list[str]:
+    """The bullets of the template's mid-day section."""
+    return re.findall(r"^- (.+)$", section(page, "## Mid-day check"), re.MULTILINE)
+
+
+def test_the_shared_document_asks_the_questions_of_the_mid_day_check() -> None:
+    """Fails when one page changes, adds or drops a question and the other does not."""
+    questions = mid_day_questions(MID_DAY_CHECK.read_text())
+    assert len(questions) == 5, questions
+    assert shared_document_questions(SHARED_DOCUMENT.read_text()) == questions
+
+
+def test_a_question_asked_in_one_page_only_is_found() -> None:
+    check = "# Check\n\n## What to ask\n\n1. **Clear?** (a word)\n2. **Pace?**\n\n## Then\n\n1. not a question\n"
+    document = "## Mid-day check\n\n(fill in)\n\n- Clear? (a word)\n- Pace, too fast?\n\n## End\n\n- note\n"
+    assert mid_day_questions(check) == ["Clear? (a word)", "Pace?"]
+    assert shared_document_questions(document) == ["Clear? (a word)", "Pace, too fast?"]

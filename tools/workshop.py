@@ -81,6 +81,8 @@ ACCELERATOR_GRAPH = "notebooks/graphs/accelerator-graph"
 FMA = "notebooks/optimizers-and-compiler/fma-addcdiv"
 CUDA = "notebooks/platforms/cuda"
 MPS = "notebooks/platforms/mps"
+ROCM = "notebooks/platforms/rocm"
+XPU = "notebooks/platforms/xpu"
 TORCHSCRIPT = "notebooks/migration/torchscript-to-export"
 UPGRADE = "notebooks/migration/upgrading-to-2-12"
 SCANNER = "notebooks/migration/upgrade-scanner"
@@ -115,7 +117,7 @@ ROOMS = (
     Room("mixed", "A mixed room",
          "a conference tutorial: some NVIDIA, some Mac, some CPU-only or on Colab; each group runs its own platform "
          "lesson side by side, then everyone runs the CPU paths together",
-         frozenset({"cpu"}), (CUDA, MPS, KYA),
+         frozenset({"cpu"}), (CUDA, MPS, ROCM, XPU, KYA),
          (TORCHSCRIPT, FMA), colab=True, breakout=True),
 )
 
@@ -145,9 +147,10 @@ OBJECTIVES = (
               "code", (UPGRADE, SCANNER), half_day_exercise=True),
 )
 
-# Lessons that list no platform of a room but still run their core for real there; the schedule shows the note.
-RUNS_ELSEWHERE = {
-    COND: "the capture into a CUDA graph needs CUDA; `torch.cond` itself runs eagerly and compiled on every device",
+# Lessons with a part that needs one platform: (that platform, the note a room without it gets in its schedule).
+PART_NEEDS = {
+    COND: ("cuda", "the capture into a CUDA graph needs CUDA, so those cells say that they skip; `torch.cond` itself "
+                   "runs eagerly and compiled on every device"),
 }
 
 # How to cover, in COVER_MINUTES at the start of a lesson, a prerequisite lesson that a track does not teach. A
@@ -173,6 +176,7 @@ class Lesson:
     exercises: int
     platforms: tuple[str, ...] = ()
     short_exercise: int = 0  # minutes of the notebook's shortest exercise: the one a half day keeps
+    exercise_list: tuple[tuple[str, int], ...] = ()  # (label, minutes), shortest first: what a day keeps, in order
     prerequisites: tuple[str, ...] = ()  # entries of the lessons its Prerequisites line links to
     questions: int = 0  # self-check questions it asks (tools/quiz.py)
     parallel: tuple[Lesson, ...] = ()  # a breakout: these lessons side by side, one per group
@@ -180,6 +184,15 @@ class Lesson:
     @property
     def minutes(self) -> int:
         return self.teaching + self.exercises + self.questions * QUIZ_MINUTES
+
+    def kept(self, count: int) -> tuple[tuple[str, int], ...]:
+        """The `count` shortest exercises, the ones a day keeps when it cannot take them all."""
+        listed = self.exercise_list or (("", self.exercises),)
+        return listed[:count]
+
+    @property
+    def exercise_count(self) -> int:
+        return len(self.exercise_list) or 1
 
 
 @dataclasses.dataclass(frozen=True)
@@ -199,6 +212,7 @@ class Slot:
     lesson: Lesson | None = None
     exercises: int = 0  # exercise minutes taken in this slot (a half day keeps fewer)
     objective: str = ""
+    kept: tuple[str, ...] = ()  # labels of the exercises kept, where the slot keeps fewer than the lesson has
     quiz: int = 0  # minutes of the lesson's self-check questions
     setup: int = 0  # minutes of Colab's install cell and restart
     covers: tuple[str, ...] = ()  # prerequisite lessons summarised at the start (COVERS)
@@ -298,9 +312,10 @@ def read_lesson(root: Path, entry: str, asked: dict[str, int] | None = None) -> 
     if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) for k in ("teaching", "exercises"))):
         raise CourseError(f"{path}: metadata course.minutes must give whole 'teaching' and 'exercises' minutes")
     listed = exercise_metadata(notebook, path)
-    shortest = min(item["minutes"] for item in listed) if listed else minutes["exercises"]
+    ordered = tuple(sorted(((item["label"], item["minutes"]) for item in listed or ()), key=lambda e: e[1]))
+    shortest = ordered[0][1] if ordered else minutes["exercises"]
     lesson = Lesson(entry, notebook_title(notebook, path), minutes["teaching"], minutes["exercises"],
-                    tuple(course.get("platforms", ())), shortest, prerequisites(notebook, entry),
+                    tuple(course.get("platforms", ())), shortest, ordered, prerequisites(notebook, entry),
                     (asked or {}).get(entry, 0))
     return lesson, notebook
 
@@ -346,10 +361,12 @@ def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
 
 def breakout(parts: tuple[Lesson, ...]) -> Lesson:
     """One slot in which each group of laptops takes its own platform lesson: as long as the longest of them."""
+    shortest, every = max(p.short_exercise for p in parts), max(p.exercises for p in parts)
+    listed = (("each group's shortest", shortest), ("each group's others", every - shortest))
     return Lesson("+".join(part.entry for part in parts), "Platform breakout", max(p.teaching for p in parts),
-                  max(p.exercises for p in parts), tuple(sorted({x for p in parts for x in p.platforms})),
-                  max(p.short_exercise for p in parts), tuple(sorted({x for p in parts for x in p.prerequisites})),
-                  max(p.questions for p in parts), parts)
+                  every, tuple(sorted({x for p in parts for x in p.platforms})), shortest,
+                  listed if every > shortest else listed[:1],
+                  tuple(sorted({x for p in parts for x in p.prerequisites})), max(p.questions for p in parts), parts)
 
 
 def sessions_of(room: Room, day: str, found: dict[str, Lesson]) -> list[tuple[str, Lesson]]:
@@ -367,13 +384,17 @@ def taught_entries(lesson: Lesson) -> tuple[str, ...]:
 
 
 def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None = None) -> tuple[Slot, ...]:
-    """Slots for (objective, lesson, exercise minutes) in order: welcome, a break at least every LONGEST_BLOCK
-    minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up. Each lesson's slot also
-    holds its quiz, Colab's setup in a Colab room, and a cover of each prerequisite not taught before it."""
+    """Slots for (objective, lesson, number of exercises kept, shortest first) in order: welcome, a break at least
+    every LONGEST_BLOCK minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up. Each
+    lesson's slot also holds its quiz, Colab's setup in a Colab room, and a cover of each prerequisite not taught
+    before it."""
     slots = [Slot(START, WELCOME, "Welcome; the pre-flight tables participants ran at home")]
     clock, since_break, had_lunch = START + WELCOME, WELCOME, False
     taught: set[str] = set()
-    for objective, lesson, exercise_minutes in sessions:
+    for objective, lesson, count in sessions:
+        kept = lesson.kept(count)
+        exercise_minutes = sum(minutes for _, minutes in kept)
+        labels = tuple(label for label, _ in kept) if count < lesson.exercise_count else ()
         covers = tuple(entry for entry in lesson.prerequisites if entry not in taught and entry in COVERS)
         quiz = lesson.questions * QUIZ_MINUTES
         setup = COLAB_SETUP if room is not None and room.colab else 0
@@ -383,7 +404,8 @@ def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None
             pause, name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
             slots.append(Slot(clock, pause, name))
             clock, since_break, had_lunch = clock + pause, 0, had_lunch or lunch
-        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective, quiz, setup, covers))
+        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective, labels, quiz, setup,
+                          covers))
         clock, since_break = clock + minutes, since_break + minutes
         taught.update(taught_entries(lesson))
     if length >= FULL_DAY and not had_lunch:
@@ -413,23 +435,24 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
         for index in sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in kept):
             objective, lesson, _ = sessions[index]
             trial = [*sessions]
-            trial[index] = (objective, lesson, lesson.short_exercise)
+            trial[index] = (objective, lesson, 1)
             trial_slots = plan(trial, limit, room)
             if fits(trial_slots) or objective in kept:
                 sessions, slots = trial, trial_slots
-    else:  # from every exercise down: the last lessons keep only their shortest until the day fits
-        sessions = [(o, lesson, lesson.exercises) for o, lesson in ordered]
+    else:  # from every exercise down: the last lesson that has two or more drops its longest, until the day fits
+        sessions = [(o, lesson, lesson.exercise_count) for o, lesson in ordered]
         slots = plan(sessions, limit, room)
-        for index in reversed(range(len(sessions))):
-            if fits(slots):
+        while not fits(slots):
+            longer = [i for i, (_, _, count) in enumerate(sessions) if count > 1]
+            if not longer:
                 break
-            objective, lesson, _ = sessions[index]
-            sessions[index] = (objective, lesson, lesson.short_exercise)
+            objective, lesson, count = sessions[longer[-1]]
+            sessions[longer[-1]] = (objective, lesson, count - 1)
             slots = plan(sessions, limit, room)
     left_out = []
     for entry in room.extras if day == "full" else ():
         extra = found[entry]
-        trial = [*sessions, ("extra", extra, extra.exercises)]
+        trial = [*sessions, ("extra", extra, extra.exercise_count)]
         trial_slots = plan(trial, limit, room)
         if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit:
             sessions, slots = trial, trial_slots
@@ -456,8 +479,7 @@ def track_problems(track: Track) -> list[str]:
     for slot in track.slots:
         if not slot.lesson:
             continue
-        if not slot.lesson.parallel and not (set(slot.lesson.platforms) & track.room.platforms) \
-                and slot.lesson.entry not in RUNS_ELSEWHERE:
+        if not slot.lesson.parallel and not (set(slot.lesson.platforms) & track.room.platforms):
             problems.append(f"{name}: {slot.lesson.entry} targets {list(slot.lesson.platforms)}, none of which "
                             f"this room runs ({sorted(track.room.platforms)})")
         for entry in slot.lesson.prerequisites:
@@ -504,9 +526,9 @@ def track_table(track: Track) -> str:
             continue
         lesson = slot.lesson
         mark = ""
-        if lesson.entry in RUNS_ELSEWHERE and not set(lesson.platforms) & track.room.platforms:
+        if lesson.entry in PART_NEEDS and PART_NEEDS[lesson.entry][0] not in track.room.platforms:
             mark = " (see note)"
-            notes.append(f"{doc_link(lesson.entry)}: {RUNS_ELSEWHERE[lesson.entry]}.")
+            notes.append(f"{doc_link(lesson.entry)}: {PART_NEEDS[lesson.entry][1]}.")
         for entry in slot.covers:
             mark = " (see note)"
             notes.append(f"{doc_link(lesson.entry)} starts with five minutes on {doc_link(entry)}: {COVERS[entry]}.")
@@ -514,8 +536,12 @@ def track_table(track: Track) -> str:
         if lesson.parallel:
             session = "breakout: " + " / ".join(doc_link(part.entry) for part in lesson.parallel)
             notes.append("In the breakout each group takes the platform lesson of its laptops (NVIDIA: CUDA; "
-                         "Apple silicon: MPS; CPU-only and Colab: know your accelerator), one helper per group; "
-                         "the slot is as long as the longest of them.")
+                         "Apple silicon: MPS; AMD: ROCm; Intel GPUs: XPU; CPU-only and Colab: know your "
+                         "accelerator), led by a helper, while the instructor moves between groups; the slot is as "
+                         "long as the longest of them.")
+        if slot.kept:
+            session += " (keeps " + ", ".join(f"`{label}`" if "`" not in label and " " not in label else label
+                                               for label in slot.kept) + ")"
         rows.append(f"| {clock_time(slot.start)} | {session}{mark} | {slot_minutes(slot)} | {slot.objective} |")
     taught = sum(s.minutes for s in track.slots if s.lesson)
     text = "\n".join(rows)
@@ -525,8 +551,8 @@ def track_table(track: Track) -> str:
         text += (" A half day keeps each lesson's shortest exercise while the day allows (always the flagship's and "
                  "the migration lessons'), and has no room for the graphs and distributed objectives; give the "
                  "other exercises as homework.")
-    elif any(slot.lesson and slot.exercises < slot.lesson.exercises for slot in track.slots):
-        text += " Where a lesson's exercise minutes are fewer than its total, it keeps its shortest exercise."
+    elif any(slot.kept for slot in track.slots):
+        text += " Where a lesson keeps fewer exercises than it has, the table names the ones it keeps."
     if track.left_out:
         text += " Not in this day (a second session): " + ", ".join(
             f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
@@ -616,6 +642,8 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
     if BEGIN.format(name="objectives") in text:
         text = replace_section(text, "objectives", objectives_section(), guide)
     text = replace_section(text, "schedules", schedules_section(root), guide)
+    if BEGIN.format(name="timing-rule") in text:
+        text = replace_section(text, "timing-rule", f"**The rule**: {TIMING_RULE}.", guide)
     if BEGIN.format(name="student-copies") in text:
         text = replace_section(text, "student-copies", student_section(root), guide)
     return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}

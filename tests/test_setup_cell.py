@@ -41,7 +41,16 @@ def test_old_torch_on_colab_says_restart(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
     with pytest.raises(RuntimeError, match="Runtime > Restart session") as error:
         run_setup()
-    assert '%pip install -q --upgrade "torch>=2.12"' in str(error.value)
+    assert '%pip install -q --upgrade "torch>=2.12" --index-url https://download.pytorch.org/whl/cpu' in \
+        str(error.value), "a CPU runtime gets the CPU wheel, not PyPI's CUDA build"
+
+
+def test_old_torch_with_an_nvidia_gpu_keeps_the_default_wheel(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(torch, "__version__", "2.11.0+cu128")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    with pytest.raises(RuntimeError) as error:
+        run_setup()
+    assert 'pip install --upgrade "torch>=2.12"`, then restart' in str(error.value), "no CPU index with a GPU"
 
 
 def test_cuda_build_without_gpu_uses_the_cpu(

@@ -17,13 +17,22 @@ logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark
 
 if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):
+    # Without an NVIDIA GPU, PyTorch's CPU index: PyPI's Linux wheel brings CUDA.
+    cpu_index = (
+        ""
+        if torch.cuda.is_available()
+        else " --index-url https://download.pytorch.org/whl/cpu"
+    )
     if "google.colab" in sys.modules:
         fix = (
-            'run `%pip install -q --upgrade "torch>=2.12"` in a new cell, '
+            f'run `%pip install -q --upgrade "torch>=2.12"{cpu_index}` in a new cell, '
             "then Runtime > Restart session, and run this notebook again"
         )
     else:
-        fix = 'run `pip install --upgrade "torch>=2.12"`, then restart the kernel'
+        fix = (
+            f'run `pip install --upgrade "torch>=2.12"{cpu_index}`, '
+            "then restart the kernel"
+        )
     raise RuntimeError(
         "This course needs PyTorch 2.12 or newer; "
         f"this runtime has {torch.__version__}. To fix it, {fix}."

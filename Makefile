@@ -17,7 +17,7 @@ RUNS := _build/runs
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book book-from-run test lint unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book book-from-run test lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
 	student scan clean help
 
 help:
@@ -27,6 +27,7 @@ help:
 	@echo "make notebooks  execute every notebook once: cells, exercise checks, run records, the book's cache"
 	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
 	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers (quick loop)"
+	@echo "make editions  check the Chinese and Korean catalogs (locales/) against the English; editions-update merges"
 	@echo "make quiz    write each lesson's quiz cells and instructors/quiz-room.md from quizzes/*.yml"
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
 	@echo "make flaky   the matrix three times per release, notebooks that start processes 29 times (RELEASE=R: one)"
@@ -52,15 +53,18 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt -c constraints.txt
 	@touch $@
 
-# Executes (Jupyter Book's cache, _config.yml) only the notebooks that the cache lacks.
+# Executes (Jupyter Book's cache, _config.yml) only the notebooks that the cache lacks, then renders each translated
+# edition from the same cache into _build/html/<language>/ (tools/editions.py).
 book: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	$(PY) -m tools.editions build
 
 # `make test`'s book: built after `make notebooks`, from the executions it cached; fails if the build executed any.
 # --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
 book-from-run: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
+	$(PY) -m tools.editions build
 
 # Each step is a target of its own; tools/steps.py runs them (typecheck beside notebooks, unit beside browser),
 # times each, and ends with a summary of their seconds, also written to $(RUNS)/make-test-steps.json.
@@ -69,6 +73,14 @@ test: $(VENV)/.test-deps
 
 lint: $(VENV)/.test-deps
 	$(BIN)/ruff check tools tests notebooks torch_upgrade_scan
+
+# Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
+# glossary terms kept (tools/editions.py). After an English change: `make editions-update`, then translate.
+editions: $(VENV)/.book-deps
+	$(PY) -m tools.editions check
+
+editions-update: $(VENV)/.book-deps
+	$(PY) -m tools.editions update
 
 unit: $(VENV)/.test-deps
 	$(PY) -m pytest tests --ignore=tests/browser -q

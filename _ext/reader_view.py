@@ -31,6 +31,7 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
+from sphinx.locale import get_translation
 from sphinx.transforms import SphinxTransform
 
 VENDOR = Path(__file__).parent / "vendor"
@@ -71,11 +72,13 @@ class StripColabTitle(SphinxTransform):
                     block.rawsource = rest
 
 
+_ = get_translation("course")  # translated in the editions (_ext/editions.py)
+
 _REWRITES: list[tuple[re.Pattern[str], Any]] = [
     (re.compile(r'<script defer src="[^"]*/fontawesome\.js[^"]*"></script>\s*'), ""),
     (re.compile(r'<link rel="preload" as="script" href="[^"]*/fontawesome\.js[^"]*"\s*/?>\s*'), ""),
-    (re.compile(r'<summary aria-label="Toggle hidden content">'), "<summary>"),
-    (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="Search"'), r"\1"),
+    (re.compile(r'<summary aria-label="[^"]*">'), "<summary>"),
+    (re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="[^"]*"'), r"\1"),
     (re.compile(r'(<i class="theme-switch [^"]*"[^>]*?) title="[^"]*"'), r"\1"),
     (
         re.compile(
@@ -83,8 +86,10 @@ _REWRITES: list[tuple[re.Pattern[str], Any]] = [
             r'(</a><details(?: open="open")?>)'
             r'<summary>(?!<span class="visually-hidden">)'
         ),
-        lambda m: (f"{m[1]}{m[2]}{m[3]}<summary><span class=\"visually-hidden\">Sections of "
-                   f"{html.escape(html.unescape(re.sub(r'<[^>]+>', '', m[2])), quote=False)}</span>"),
+        lambda m: (f"{m[1]}{m[2]}{m[3]}<summary><span class=\"visually-hidden\">"
+                   + _("Sections of {title}").format(
+                       title=html.escape(html.unescape(re.sub(r"<[^>]+>", "", m[2])), quote=False))
+                   + "</span>"),
     ),
 ]
 

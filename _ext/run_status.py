@@ -28,6 +28,7 @@ from docutils.parsers.rst import Directive
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.locale import get_translation
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -38,7 +39,10 @@ from tools.course import PLATFORMS, toc_files  # noqa: E402
 
 STATUS_PAGE = "chapters/where-it-has-run"
 PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
-STATE_TEXT = {"pass": "pass", "fail": "FAIL", "flaky": "flaky", "stale": "stale"}
+# The extensions' own strings are translated by locales/<language>/course.po in the editions (_ext/editions.py).
+_ = get_translation("course")
+NOT_RUN = _("not yet run")
+STATE_TEXT = {"pass": _("pass"), "fail": _("FAIL"), "flaky": _("flaky"), "stale": _("stale")}
 
 
 def _records_fingerprint(root: Path) -> str:
@@ -68,7 +72,9 @@ def _recorded_pages(root: Path) -> dict[str, list[dict[str, Any]]]:
 
 
 def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    if len(items) == 1:
+        return items[0]
+    return _("{items} and {last}").format(items=_(", ").join(items[:-1]), last=items[-1])
 
 
 def _doc_link(target: str, text: str) -> addnodes.pending_xref:
@@ -90,9 +96,10 @@ def where_it_ran(notebook: str, cells: list[runs.Cell]) -> tuple[str, str]:
             note = "" if cell.state == "pass" else f" ({STATE_TEXT[cell.state]})"
             parts.append(f"{cell.release}{note}")
         newest = max(cell.date for cell in on_platform)
-        ran.append(f"{PLATFORM_NAMES[platform_name]} with torch {_join(parts)} (last {newest})")
+        ran.append(_("{platform} with torch {releases} (last {date})").format(
+            platform=PLATFORM_NAMES[platform_name], releases=_join(parts), date=newest))
     missing = [PLATFORM_NAMES[p] for p in PLATFORMS if not any(c.platform == p and c.state != "stale" for c in mine)]
-    return ("; ".join(ran) or "nowhere yet"), (_join(missing) if missing else "")
+    return (_("; ").join(ran) or _("nowhere yet")), (_join(missing) if missing else "")
 
 
 def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
@@ -102,18 +109,18 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
     notebook = f"{docname}.ipynb"
     ran, missing = where_it_ran(notebook, app.env.run_status_cells)  # type: ignore[attr-defined]
     line = nodes.paragraph(classes=["run-status-line"])
-    line += nodes.strong(text="Where this notebook has run: ")
-    line += nodes.Text(f"{ran}. ")
+    line += nodes.strong(text=_("Where this notebook has run: "))
+    line += nodes.Text(_("{platforms}. ").format(platforms=ran))
     if missing:
-        line += nodes.Text(f"Not yet run on {missing}. ")
+        line += nodes.Text(_("Not yet run on {platforms}. ").format(platforms=missing))
     for recorded in app.env.run_status_recorded.get(notebook, []):  # type: ignore[attr-defined]
         if recorded["platform"] == "cpu":
             continue  # a CPU recording is never presented as an accelerator run
-        line += _doc_link(recorded["docname"], f"As run on {recorded['device']}, torch "
-                                              f"{runs.release(recorded['torch'])}, {recorded['date'][:10]}")
-        line += nodes.Text(". ")
-    line += _doc_link(STATUS_PAGE, "Where each notebook has run")
-    line += nodes.Text(".")
+        line += _doc_link(recorded["docname"], _("As run on {device}, torch {release}, {date}").format(
+            device=recorded["device"], release=runs.release(recorded["torch"]), date=recorded["date"][:10]))
+        line += nodes.Text(_(". "))
+    line += _doc_link(STATUS_PAGE, _("Where each notebook has run"))
+    line += nodes.Text(_("."))
     section = doctree.next_node(nodes.section)
     if section is None:
         doctree.insert(0, line)
@@ -145,21 +152,22 @@ class RunStatusTable(Directive):
             for platform_name, torch_release in columns:
                 cell = by_key.get((notebook, platform_name, torch_release))
                 row.append(f"<td>{_cell_html(cell)}</td>")
-            row += ['<td class="run-none">not yet run</td>' for _ in unseen]
+            row += [f'<td class="run-none">{NOT_RUN}</td>' for _unseen in unseen]
             rows.append("<tr>" + "".join(row) + "</tr>")
+        notebook_header = _("notebook")
         table = (f'<div class="run-status-scroll" style="overflow-x:auto"><table class="run-status">'
-                 f'<thead><tr><th scope="col">notebook</th>{head}</tr></thead>'
+                 f'<thead><tr><th scope="col">{notebook_header}</th>{head}</tr></thead>'
                  f'<tbody>{"".join(rows)}</tbody></table></div>')
         return [nodes.raw("", table, format="html")]
 
 
 def _cell_html(cell: runs.Cell | None) -> str:
     if cell is None:
-        return '<span class="run-none">not yet run</span>'
+        return f'<span class="run-none">{NOT_RUN}</span>'
     memory = f", {cell.peak_memory_bytes / 2**30:.1f} GB" if cell.peak_memory_bytes else ""
-    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {runs.verdict_text(cell)}"
+    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {runs.verdict_text(cell, _)}"
     if cell.state == "stale":
-        when = f"sources changed since {cell.date}"
+        when = _("sources changed since {date}").format(date=cell.date)
     link = f'<a href="../{html.escape(cell.record.replace("results/", "", 1))}">{STATE_TEXT[cell.state]}</a>'
     return f'<span class="run-{cell.state}">{link}</span><br><small>{html.escape(when)}</small>'
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.locale import get_translation
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -25,6 +26,8 @@ if str(ROOT) not in sys.path:
 
 from tools import workshop  # noqa: E402
 from tools.course import read_notebook  # noqa: E402
+
+_ = get_translation("course")  # translated in the editions (_ext/editions.py)
 
 
 def _link(url: str, text: str) -> nodes.reference:
@@ -41,14 +44,14 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
     links = workshop.student_links(docname, Path(app.srcdir))
     depth = "../" * docname.count("/")
     line = nodes.paragraph(classes=["student-copy-line"])
-    line += nodes.strong(text="Student copy")
-    line += nodes.Text(" (solutions removed, checks kept): ")
-    line += _link(links["colab"], "open in Colab")
+    line += nodes.strong(text=_("Student copy"))
+    line += nodes.Text(_(" (solutions removed, checks kept): "))
+    line += _link(links["colab"], _("open in Colab"))
     line += nodes.Text(" · ")
-    line += _link(links["binder"], "open on Binder")
+    line += _link(links["binder"], _("open on Binder"))
     line += nodes.Text(" · ")
-    line += _link(depth + links["download"], "download")
-    line += nodes.Text(".")
+    line += _link(depth + links["download"], _("download"))
+    line += nodes.Text(_("."))
     section = doctree.next_node(nodes.section)
     if section is None:
         doctree.insert(0, line)

@@ -34,10 +34,12 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import html
 import re
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,15 +237,48 @@ def runtime_source(root: Path = ROOT) -> str:
     return path.read_text(encoding="utf-8").rstrip("\n")
 
 
+@functools.cache
+def _runtime(source: str) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "quiz_runtime"}
+    exec(compile(source, "quiz_runtime", "exec"), namespace)  # the runtime the notebooks carry
+    return namespace
+
+
+def runtime(root: Path = ROOT) -> dict[str, Any]:
+    """The stamped runtime's functions and LABELS, run once per source."""
+    return _runtime(runtime_source(root))
+
+
 def read_back(text: str, root: Path = ROOT) -> list[dict[str, Any]]:
     """QUIZ text parsed by the runtime's own parser."""
-    namespace: dict[str, Any] = {"__name__": "quiz_runtime"}
-    exec(compile(runtime_source(root), "quiz_runtime", "exec"), namespace)  # the runtime the notebooks carry
-    return namespace["read_quiz"](text)
+    return runtime(root)["read_quiz"](text)
 
 
-def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) -> str:
-    """A lesson's question cell; a CourseError if its text would not read back as the questions."""
+def static_html(questions: tuple[Question, ...], labels: dict[str, str], root: Path = ROOT) -> str:
+    """What the lesson's quiz cell shows in the book (the runtime's static_quiz), for these questions and words."""
+    found = runtime(root)
+    as_dicts = [dict(text=q.text, choices=list(q.choices), answer=q.answer, reason=q.reason) for q in questions]
+    return str(found["static_quiz"](as_dicts, False, {**found["LABELS"], **labels}).data)
+
+
+def runtime_labels(root: Path = ROOT) -> dict[str, str]:
+    """The quiz's own words (the runtime's LABELS), which an edition translates."""
+    return dict(runtime(root)["LABELS"])
+
+
+def translated(questions: tuple[Question, ...], translate: Callable[[str], str]) -> tuple[Question, ...]:
+    """The questions with their text, choices and reasons translated (the answer and lesson unchanged)."""
+    return tuple(
+        dataclasses.replace(q, text=translate(q.text), choices=tuple(map(translate, q.choices)),
+                            reason=translate(q.reason))
+        for q in questions
+    )
+
+
+def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT,
+                labels: dict[str, str] | None = None) -> str:
+    """A lesson's question cell; a CourseError if its text would not read back as the questions. `labels`: the
+    quiz's words in an edition's language, which the cell then passes to show_quiz."""
     text = quiz_text(questions)
     expected = [dict(text=q.text, choices=list(q.choices), answer=q.answer, reason=q.reason) for q in questions]
     try:
@@ -254,15 +289,18 @@ def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) 
         raise CourseError(f"{quiz.source.name}: a wrapped line would read back wrongly (no line of the text may "
                           "start with 'a) ', 'answer: ' or 'why: '); reword it")
     source = quiz.source.relative_to(root).as_posix()
-    return "\n".join([
+    lines = [
         "# @title Self-check quiz: run this cell, then check your answers",
         f"# From {source} (tools/quiz.py writes it): edit the YAML.",
         "# On a projector: show_quiz(QUIZ, room=True) hides the answers until revealed.",
         'QUIZ = """',
         text,
         '"""',
-        "answer_form = show_quiz(QUIZ)",
-    ])
+    ]
+    if labels is None:
+        return "\n".join([*lines, "answer_form = show_quiz(QUIZ)"])
+    words = ",\n".join(f"    {key!r}: {value!r}" for key, value in labels.items())
+    return "\n".join([*lines, f"QUIZ_LABELS = {{\n{words},\n}}", "answer_form = show_quiz(QUIZ, labels=QUIZ_LABELS)"])
 
 
 def _hidden(tags: list[str], cell_id: str, source: str) -> dict[str, Any]:
@@ -329,8 +367,14 @@ def _inline(text: str) -> str:
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
-def room_page(root: Path = ROOT) -> str:
-    """Every lesson's questions without their answers; each answer in a closed toggle that the instructor opens."""
+def _same(text: str) -> str:
+    return text
+
+
+def room_page(root: Path = ROOT, translate: Callable[[str], str] = _same, answer: str = "Answer") -> str:
+    """Every lesson's questions without their answers; each answer in a closed toggle that the instructor opens.
+    An edition passes `translate` for the questions and its word for `answer`; the rest of the page stays English
+    here, for the page's own catalog to translate."""
     lines = [
         "# Quizzes for the room",
         "",
@@ -344,13 +388,13 @@ def room_page(root: Path = ROOT) -> str:
         lines += ["", f"## {quiz.title}"]
         for entry, questions in quiz.lessons().items():
             lines += ["", f"### {{doc}}`../{entry}`", ""]
-            for number, question in enumerate(questions, 1):
+            for number, question in enumerate(translated(questions, translate), 1):
                 items = "".join(f"<li>{_inline(choice)}</li>" for choice in question.choices)
                 letter = LETTERS[question.answer]
                 lines += [
                     f'<div class="course-quiz"><p><strong>{number}. {_inline(question.text)}</strong></p>'
                     f'<ol type="a">{items}</ol>',
-                    f"<details><summary>Answer</summary><p>({letter}) "
+                    f"<details><summary>{html.escape(answer)}</summary><p>({letter}) "
                     f"{_inline(question.choices[question.answer])}. {_inline(question.reason)}</p></details></div>",
                     "",
                 ]

@@ -58,7 +58,7 @@ import json
 import platform
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -382,14 +382,20 @@ def status(records: Iterable[tuple[Path, dict[str, Any]]], root: Path = ROOT) ->
     return cells
 
 
-def verdict_text(cell: Cell) -> str:
-    """How many runs a cell's verdict rests on, as the status page says it."""
+def _untranslated(text: str) -> str:
+    return text
+
+
+def verdict_text(cell: Cell, _: Callable[[str], str] = _untranslated) -> str:
+    """How many runs a cell's verdict rests on, as the status page says it (`_` translates, in an edition)."""
     if cell.state == "flaky":
-        return f"{cell.failures} of {cell.runs} runs failed"
+        return _("{failures} of {runs} runs failed").format(failures=cell.failures, runs=cell.runs)
     if cell.state == "pass":
-        return f"steady over {cell.runs} runs" if cell.runs > 1 else "1 run"
+        return _("steady over {runs} runs").format(runs=cell.runs) if cell.runs > 1 else _("1 run")
     if cell.state == "fail":
-        return f"failed {cell.failures} of {cell.runs} runs" if cell.runs > 1 else "1 run, failed"
+        if cell.runs > 1:
+            return _("failed {failures} of {runs} runs").format(failures=cell.failures, runs=cell.runs)
+        return _("1 run, failed")
     return ""
 
 

@@ -28,7 +28,8 @@ from tools.course import ROOT
 # leave part of the CPU idle while kernels start and wait; the unit tests beside the browser check, which mostly
 # waits for pages (34 s of CPU in a 258 s run). The book needs the notebooks' run; the browser check needs the book.
 # The unit tests after the type check also find its mypy cache warm (tests/test_typecheck.py shares it).
-PLAN: tuple[tuple[str, ...], ...] = (("lint",), ("notebooks", "typecheck"), ("book",), ("browser", "unit"))
+# The editions' catalog check (a gettext extraction, seconds) runs beside the lint.
+PLAN: tuple[tuple[str, ...], ...] = (("lint", "editions"), ("notebooks", "typecheck"), ("book",), ("browser", "unit"))
 # The make target of each step, where it differs from the step's name.
 TARGETS = {"book": "book-from-run"}
 SUMMARY = ROOT / "_build" / "runs" / "make-test-steps.json"

@@ -40,6 +40,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tools import workshop
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
+from tools.editions import editions
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).
 SITE = Path(os.environ.get("COURSE_SITE", ROOT / "_build" / "html"))
@@ -60,7 +61,9 @@ def _pages() -> list[str]:
         return []
     pages = sorted(p.relative_to(SITE).as_posix() for p in SITE.rglob("*.html"))
     # genindex.html: not built (html_use_index is off); a copy left by an older build is not a page.
-    return [p for p in pages if not p.startswith(("_static/", "_sources/", "_images/")) and p != "genindex.html"]
+    # The translated editions (<language>/...) have a test of their own: test_editions.py.
+    skipped = ("_static/", "_sources/", "_images/", *(f"{e.language}/" for e in editions()))
+    return [p for p in pages if not p.startswith(skipped) and p != "genindex.html"]
 
 
 PAGES = _pages()
@@ -195,42 +198,49 @@ def test_every_page_for_a_reader(browser: webdriver.Chrome, site_url: str) -> No
     assert PAGES, "no pages found in the built book"
     problems: list[str] = []
     for page in PAGES:
-        set_viewport(browser, LAPTOP)
-        load(browser, f"{site_url}/{page}")
-        # MathJax typesets after load; let it finish before measuring and auditing.
-        browser.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-              MathJax.startup.promise.then(() => done(true), () => done(false));
-            } else { done(true); }
-        """)
-        problems += [f"{page}: console: {e}" for e in console_errors(browser, site_url)]
-        loaded = resources(browser)
-        offsite = sorted({r["name"] for r in loaded if not r["name"].startswith(site_url)} - WIDGET_MANAGER)
-        problems += [f"{page}: loads {url} from another host" for url in offsite]
-        WEIGHTS[page] = sum(r["bytes"] for r in loaded)
-        if WEIGHTS[page] > PAGE_BUDGET_BYTES:
-            problems.append(f"{page}: weighs {WEIGHTS[page]:,} bytes, over the budget of {PAGE_BUDGET_BYTES:,}")
-
-        for img in browser.find_elements(By.CSS_SELECTOR, "article.bd-article img"):
-            alt = (img.get_attribute("alt") or "").strip()
-            if BAD_ALT.search(alt) or len(alt.split()) < 3:
-                problems.append(f"{page}: image {img.get_attribute('src')} has no real alt text: {alt!r}")
-
-        for violation in run_axe(browser):
-            if violation["impact"] in FAILING_IMPACTS:
-                problems.append(f"{page}: axe {violation['impact']} {violation['id']} ({violation['help']}) "
-                                f"at {violation['nodes']}")
-
-        for size in (LAPTOP, PHONE):
-            set_viewport(browser, size)
-            time.sleep(0.1)
-            scroll_width, viewport, culprits = overflow(browser)
-            if scroll_width > viewport:
-                problems.append(f"{page}: {scroll_width} px wide on a {size[0]} px screen; sticking out: {culprits}")
+        problems += reader_problems(browser, site_url, page)
     report = "\n".join(f"{page}: {weight:,} bytes" for page, weight in WEIGHTS.items())
     print(f"\nPage weight (every resource, uncompressed):\n{report}")
     assert not problems, "\n".join(problems)
+
+
+def reader_problems(browser: webdriver.Chrome, site_url: str, page: str) -> list[str]:
+    """What a reader would meet on one page (see the module's docstring), worded for the author."""
+    problems: list[str] = []
+    set_viewport(browser, LAPTOP)
+    load(browser, f"{site_url}/{page}")
+    # MathJax typesets after load; let it finish before measuring and auditing.
+    browser.execute_async_script("""
+        const done = arguments[arguments.length - 1];
+        if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+          MathJax.startup.promise.then(() => done(true), () => done(false));
+        } else { done(true); }
+    """)
+    problems += [f"{page}: console: {e}" for e in console_errors(browser, site_url)]
+    loaded = resources(browser)
+    offsite = sorted({r["name"] for r in loaded if not r["name"].startswith(site_url)} - WIDGET_MANAGER)
+    problems += [f"{page}: loads {url} from another host" for url in offsite]
+    WEIGHTS[page] = sum(r["bytes"] for r in loaded)
+    if WEIGHTS[page] > PAGE_BUDGET_BYTES:
+        problems.append(f"{page}: weighs {WEIGHTS[page]:,} bytes, over the budget of {PAGE_BUDGET_BYTES:,}")
+
+    for img in browser.find_elements(By.CSS_SELECTOR, "article.bd-article img"):
+        alt = (img.get_attribute("alt") or "").strip()
+        if BAD_ALT.search(alt) or len(alt.split()) < 3:
+            problems.append(f"{page}: image {img.get_attribute('src')} has no real alt text: {alt!r}")
+
+    for violation in run_axe(browser):
+        if violation["impact"] in FAILING_IMPACTS:
+            problems.append(f"{page}: axe {violation['impact']} {violation['id']} ({violation['help']}) "
+                            f"at {violation['nodes']}")
+
+    for size in (LAPTOP, PHONE):
+        set_viewport(browser, size)
+        time.sleep(0.1)
+        scroll_width, viewport, culprits = overflow(browser)
+        if scroll_width > viewport:
+            problems.append(f"{page}: {scroll_width} px wide on a {size[0]} px screen; sticking out: {culprits}")
+    return problems
 
 
 @pytest.mark.parametrize("toggle,dialog", [(".primary-toggle", "#pst-primary-sidebar-modal"),

@@ -2,6 +2,18 @@
 # Source: tools/snippets/quiz.py (`make stamp` copies it here); needs no course file.
 from IPython.display import HTML, display
 
+# The quiz's own words; a translated notebook passes its own (show_quiz's labels).
+LABELS = {
+    "answer": "Answer",
+    "not answered": "not answered yet",
+    "right": "right",
+    "not quite": "not quite",
+    "score": "{right} of {total} right.",
+    "reveal": "Reveal the answers",
+    "check": "Check my answers",
+    "live form": "(in a live notebook, an answer form appears here)",
+}
+
 
 def read_quiz(text):
     """Questions as dicts: text, choices, answer (an index) and reason."""
@@ -38,7 +50,7 @@ def as_html(text):
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
-def static_quiz(questions, room=False):
+def static_quiz(questions, room=False, labels=LABELS):
     """Questions, choices, and each answer in a closed toggle (none in room mode)."""
     parts = []
     for number, q in enumerate(questions, 1):
@@ -50,13 +62,13 @@ def static_quiz(questions, room=False):
             correct = as_html(q["choices"][q["answer"]])
             reason = as_html(q["reason"])
             parts.append(
-                "<details><summary>Answer</summary>"
+                f"<details><summary>{labels['answer']}</summary>"
                 f"<p>({letter}) {correct}. {reason}</p></details>"
             )
     return HTML('<div class="course-quiz">' + "".join(parts) + "</div>")
 
 
-def answer_lines(questions, picks=None):
+def answer_lines(questions, picks=None, labels=LABELS):
     """A line per question: the verdict on the picks, or the answer without picks."""
     lines, right = [], 0
     for number, q in enumerate(questions, 1):
@@ -66,15 +78,16 @@ def answer_lines(questions, picks=None):
             correct = as_html(q["choices"][q["answer"]])
             lines.append(f"{number}. ({letter}) {correct}: {reason}")
         elif picks[number - 1] is None:
-            lines.append(f"{number}. not answered yet")
+            lines.append(f"{number}. {labels['not answered']}")
         else:
             right += picks[number - 1] == q["answer"]
-            verdict = "right" if picks[number - 1] == q["answer"] else "not quite"
+            is_right = picks[number - 1] == q["answer"]
+            verdict = labels["right" if is_right else "not quite"]
             lines.append(f"{number}. {verdict}: {reason}")
     return lines, right
 
 
-def quiz_form(questions, widgets, room=False):
+def quiz_form(questions, widgets, room=False, labels=LABELS):
     """Radio buttons per question and a Check button (a Reveal button in room mode)."""
     picks = [
         widgets.RadioButtons(
@@ -87,14 +100,15 @@ def quiz_form(questions, widgets, room=False):
     feedback = widgets.HTML()
 
     def check(_):
-        lines, right = answer_lines(questions, [pick.value for pick in picks])
-        score = f"<p><strong>{right} of {len(questions)} right.</strong></p>"
+        lines, right = answer_lines(questions, [pick.value for pick in picks], labels)
+        score = labels["score"].format(right=right, total=len(questions))
+        score = f"<p><strong>{score}</strong></p>"
         feedback.value = score + "<br>".join(lines)
 
     def reveal(_):
-        feedback.value = "<br>".join(answer_lines(questions)[0])
+        feedback.value = "<br>".join(answer_lines(questions, labels=labels)[0])
 
-    label = "Reveal the answers" if room else "Check my answers"
+    label = labels["reveal" if room else "check"]
     button = widgets.Button(description=label, button_style="primary")
     button.on_click(reveal if room else check)
     rows = []
@@ -103,20 +117,22 @@ def quiz_form(questions, widgets, room=False):
     return widgets.VBox([*rows, button, feedback])
 
 
-def show_quiz(text, room=False):
+def show_quiz(text, room=False, labels=None):
     """Show a quiz; return its answer form (None without ipywidgets).
 
-    `room=True`, for a projector: no answers until the instructor reveals them."""
+    `room=True`, for a projector: no answers until the instructor reveals them.
+    `labels`: the quiz's own words in another language (keys of LABELS)."""
+    labels = {**LABELS, **(labels or {})}
     questions = read_quiz(text)
-    display(static_quiz(questions, room))
+    display(static_quiz(questions, room, labels))
     try:
         import ipywidgets
     except ImportError:  # the answers are in the toggles above
         return None
-    form = quiz_form(questions, ipywidgets, room)
+    form = quiz_form(questions, ipywidgets, room, labels)
     if hasattr(form, "_repr_mimebundle_"):  # ipywidgets 8: a line for static pages
         bundle = form._repr_mimebundle_()
-        bundle["text/plain"] = "(in a live notebook, an answer form appears here)"
+        bundle["text/plain"] = labels["live form"]
         display(bundle, raw=True)
     else:
         display(form)

@@ -1,0 +1,197 @@
+"""The book's editions in every build: a language switcher on each page, the page's English revision in a
+translated edition, the right <html lang>, and search that finds Korean words with their particles.
+
+tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
+`course_edition_pages`: for each page, the English revision it translates and how many of its messages are
+still untranslated (shown in English). The editions themselves are listed once, as `course_editions`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from myst_parser.parsers.sphinx_ import MystParser
+from sphinx.application import Sphinx
+from sphinx.locale import get_translation
+from sphinx.search import SearchLanguage
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tools import editions as catalogs  # noqa: E402
+from tools import quiz  # noqa: E402
+
+CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py
+_ = get_translation(CATALOG)
+
+ENGLISH = {"language": "en", "name": "English", "html_lang": "en"}
+
+# Korean writes particles onto the word they follow (텐서는, 그래프를): index and search the word without them.
+KOREAN_PARTICLES = sorted(
+    "은 는 이 가 을 를 의 에 에서 에게 으로 로 와 과 도 만 까지 부터 보다 처럼 이나 나 이며 이고 입니다".split(),
+    key=len,
+    reverse=True,
+)
+
+
+class SearchKorean(SearchLanguage):
+    lang = "ko"
+    language_name = "Korean"
+    _word = re.compile(r"\w+")
+    # The search page stems the reader's query the same way as the index.
+    js_stemmer_code = """
+var Stemmer = function() {
+  const particles = PARTICLES;
+  this.stemWord = function(word) {
+    word = word.toLowerCase();
+    if (/^[\\uac00-\\ud7a3]+$/.test(word)) {
+      for (const particle of particles) {
+        if (word.endsWith(particle) && word.length > particle.length + 1) return word.slice(0, -particle.length);
+      }
+    }
+    return word;
+  };
+};
+""".replace("PARTICLES", json.dumps(KOREAN_PARTICLES, ensure_ascii=False))
+
+    def split(self, input: str) -> list[str]:
+        return self._word.findall(input)
+
+    def word_filter(self, word: str) -> bool:
+        return len(word) > 1 or not word.isascii()
+
+    def stem(self, word: str) -> str:
+        word = word.lower()
+        if re.fullmatch(r"[가-힣]+", word):
+            for particle in KOREAN_PARTICLES:
+                if word.endswith(particle) and len(word) > len(particle) + 1:
+                    return word[: -len(particle)]
+        return word
+
+
+def _editions(app: Sphinx) -> list[dict[str, str]]:
+    return [ENGLISH, *app.config.course_editions]
+
+
+def _current(app: Sphinx) -> dict[str, str]:
+    for edition in _editions(app):
+        if edition["language"] == (app.config.language or "en"):
+            return edition
+    return ENGLISH
+
+
+def _href(app: Sphinx, pagename: str, target: dict[str, str]) -> str:
+    """The same page in another edition, relative to this page: English at the site's root, each edition in
+    the root's <language>/ folder."""
+    up = "../" * pagename.count("/")
+    if _current(app) is not ENGLISH:
+        up += "../"
+    folder = "" if target is ENGLISH else f"{target['language']}/"
+    return f"{up}{folder}{pagename}.html"
+
+
+def switcher(app: Sphinx, pagename: str) -> str:
+    current = _current(app)
+    links = []
+    for edition in _editions(app):
+        name = html.escape(edition["name"])
+        if edition is current:
+            links.append(f'<span class="edition-current" aria-current="page">{name}</span>')
+        else:
+            href = html.escape(_href(app, pagename, edition))
+            links.append(f'<a href="{href}" hreflang="{edition["html_lang"]}" lang="{edition["html_lang"]}">{name}</a>')
+    label = html.escape(_("Language"))
+    return f'<nav class="edition-switcher" aria-label="{label}">{" · ".join(links)}</nav>'
+
+
+def revision_note(app: Sphinx, pagename: str) -> str:
+    page = app.config.course_edition_pages.get(pagename)
+    if _current(app) is ENGLISH or page is None:
+        return ""
+    english = html.escape(_href(app, pagename, ENGLISH))
+    note = _("Translated from the English page at revision {revision}.").format(revision=page["revision"])
+    if page["untranslated"]:
+        note += " " + _("{count} passages are not translated yet and show in English.").format(
+            count=page["untranslated"]
+        )
+    link = html.escape(_("English page"))
+    return f'<p class="edition-revision">{html.escape(note)} <a href="{english}" hreflang="en">{link}</a></p>'
+
+
+def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    if not app.config.course_editions or "body" not in context:
+        return
+    context["language"] = _current(app)["html_lang"]
+    context["body"] = switcher(app, pagename) + revision_note(app, pagename) + context["body"]
+
+
+def _footnotes_resolve_in_translations() -> None:
+    """Sphinx parses each translated message alone, so a footnote reference `[^label]` in it has no definition and
+    MyST leaves it as text; Sphinx then rejects the message ("inconsistent footnote references"). Give such a
+    message a placeholder definition of each label it cites: Sphinx keeps only the message's first node, whose
+    references it then links to the page's real footnotes."""
+    parse = MystParser.parse
+    if getattr(parse, "_course_footnotes", False):
+        return
+
+    def parse_with_definitions(self: MystParser, inputstring: str, document: Any) -> None:
+        if str(document.current_source or "").endswith("<translated>"):
+            labels = dict.fromkeys(re.findall(r"\[\^([^\]\s]+)\]", inputstring))
+            inputstring += "".join(f"\n\n[^{label}]: -" for label in labels)
+        parse(self, inputstring, document)
+
+    parse_with_definitions._course_footnotes = True  # type: ignore[attr-defined]
+    MystParser.parse = parse_with_definitions  # type: ignore[method-assign]
+
+
+def _edition_language(app: Sphinx) -> str | None:
+    language = _current(app)["language"]
+    return None if language == "en" else language
+
+
+def _translated_room_page(app: Sphinx, docname: str, source: list[str]) -> None:
+    """The room page of the quizzes, its questions in the edition's language (the rest stays English here, for
+    the page's own catalog)."""
+    language = _edition_language(app)
+    if language is None or docname != Path(quiz.ROOM_PAGE).with_suffix("").as_posix():
+        return
+    labels = catalogs.quiz_labels(language, ROOT)
+    source[0] = quiz.room_page(ROOT, catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT), labels["answer"])
+
+
+def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
+    """A lesson's quiz as its cell showed it when executed, in the edition's language."""
+    language = _edition_language(app)
+    asked = quiz.lesson_questions(ROOT).get(app.env.docname)
+    if language is None or asked is None:
+        return
+    labels = catalogs.quiz_labels(language, ROOT)
+    questions = quiz.translated(asked[1], catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT))
+    for cell in doctree.findall(nodes.container):
+        if f"tag_{quiz.DATA_TAG}" not in cell.get("classes", []):
+            continue
+        for raw in cell.findall(nodes.raw):
+            if 'class="course-quiz"' in raw.astext():
+                raw.parent.replace(raw, nodes.raw("", quiz.static_html(questions, labels, ROOT), format="html"))
+        for block in cell.findall(nodes.literal_block):
+            if block.astext().strip() == quiz.runtime_labels(ROOT)["live form"]:
+                block.parent.replace(block, nodes.literal_block(labels["live form"], labels["live form"]))
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    _footnotes_resolve_in_translations()
+    app.connect("source-read", _translated_room_page)
+    app.connect("doctree-read", _translated_quiz_output)
+    app.add_config_value("course_editions", [], "html", types=[list])
+    app.add_config_value("course_edition_pages", {}, "html", types=[dict])
+    app.add_message_catalog(CATALOG, str(ROOT / "_build" / "locale"))
+    app.add_search_language(SearchKorean)
+    app.connect("html-page-context", _page_context)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,219 @@
+"""The editions' gate (tools/editions.py): it fails on a missing, fuzzy, broken or stale translation, the translated
+notebooks carry exactly the catalogs' prose and the English code and outputs, and the switcher and the Korean
+search stemmer do what _ext/editions.py says."""
+
+from __future__ import annotations
+
+import functools
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from tools import editions as ed
+from tools import quiz
+from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+
+sys.path.insert(0, str(ROOT / "_ext"))
+import editions as ext  # the Sphinx extension, from _ext/
+
+LANGUAGES = [e.language for e in ed.editions()]
+EXTRACT = ed.all_templates  # before any test replaces it
+
+
+@functools.cache
+def english() -> dict[str, Catalog]:
+    """The English messages of every page, extracted once for this module."""
+    return EXTRACT(ROOT / "_build" / "gettext-tests")
+
+
+def _catalog(pairs: dict[str, str], fuzzy: tuple[str, ...] = ()) -> Catalog:
+    catalog = Catalog(locale="ko")
+    for msgid, msgstr in pairs.items():
+        catalog.add(msgid, msgstr, flags=["fuzzy"] if msgid in fuzzy else [])
+    return catalog
+
+
+def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any) -> list[str]:
+    """The gate on the home page, with each catalog read through `alter` (the files are left as they are)."""
+    read = ed.read_catalog
+
+    def altered(path: Path, language: str) -> Catalog:
+        return alter(read(path, language))
+
+    monkeypatch.setattr(ed, "read_catalog", altered)
+    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {"index": english()["index"]})
+    return ed.check(pages=["index"])
+
+
+def test_the_committed_catalogs_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert _check_index(monkeypatch, lambda catalog: catalog) == []
+
+
+def test_a_removed_translation_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    title = "PyTorch 2.12 on Every Accelerator"
+
+    def remove(catalog: Catalog) -> Catalog:
+        catalog[title].string = ""
+        return catalog
+
+    problems = _check_index(monkeypatch, remove)
+    assert [p for p in problems if "not translated yet" in p and title in p], problems
+    assert len(problems) == len(LANGUAGES), problems
+
+
+def test_a_fuzzy_translation_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    def blur(catalog: Catalog) -> Catalog:
+        catalog["Features"].flags.add("fuzzy")
+        return catalog
+
+    problems = _check_index(monkeypatch, blur)
+    assert len(problems) == len(LANGUAGES) and all("fuzzy" in p for p in problems), problems
+
+
+def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    changed = Catalog()
+    for message in english()["index"]:
+        if message.id:
+            changed.add(str(message.id).replace("Features", "Feature lessons"))
+    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {"index": changed})
+    problems = ed.check(pages=["index"])
+    assert len(problems) == len(LANGUAGES) and all("Feature lessons" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("translation,problem", [
+    ("`torch.cond`을 사용합니다.", None),
+    ("`torch.cond` 을 {doc}`x`", "adds role {doc}`x`"),
+    ("조건을 사용합니다.", "drops or changes inline code `torch.cond`"),
+    ("**`torch.cond`**는 사용합니다.", "bold or italic that does not render"),
+])
+def test_markup_must_survive_translation(translation: str, problem: str | None) -> None:
+    catalog = _catalog({"Use `torch.cond`.": translation})
+    problems = ed.message_problems("Use `torch.cond`.", catalog, {})
+    if problem is None:
+        assert problems == []
+    else:
+        assert any(problem in p for p in problems), problems
+
+
+def test_a_link_target_must_not_change() -> None:
+    msgid = "See [the blog](https://pytorch.org/blog/)."
+    ok = _catalog({msgid: "[블로그](https://pytorch.org/blog/)를 보십시오."})
+    moved = _catalog({msgid: "[블로그](https://pytorch.kr/blog/)를 보십시오."})
+    assert ed.message_problems(msgid, ok, {}) == []
+    assert any("link target" in p for p in ed.message_problems(msgid, moved, {}))
+
+
+def test_code_that_opens_with_a_brace_is_code_not_a_role() -> None:
+    """`{"str": "encode"}` is inline code; the words between two such spans are prose to translate."""
+    msgid = 'Stored as `{"str": "encode"}` in 2.12 and 2.13, as `{"name": "encode"}` in 2.15.'
+    translation = '2.12와 2.13에서는 `{"str": "encode"}`로, 2.15에서는 `{"name": "encode"}`로 저장됩니다.'
+    catalog = _catalog({msgid: translation})
+    assert ed.message_problems(msgid, catalog, {}) == []
+
+
+def test_glossary_terms_are_translated_one_way() -> None:
+    terms = {"graph capture": "그래프 캡처", "tensor": "텐서"}
+    msgid = "Graph capture records tensors."
+    assert ed.glossary_problems(msgid, "그래프 캡처는 텐서를 기록합니다.", terms) == []
+    problems = ed.glossary_problems(msgid, "그래프 포착은 텐서를 기록합니다.", terms)
+    assert problems == ["the glossary translates 'graph capture' as '그래프 캡처', which this translation lacks"]
+    # Code, HTML attributes and quoted English are not prose: the term there needs no translation.
+    assert ed.glossary_problems('Run `tensor.py`; it prints "tensor ok".', "`tensor.py`를 실행합니다.", terms) == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_glossary_has_the_course_terms(language: str) -> None:
+    terms = ed.glossary(language)
+    for term in ("tensor", "graph capture", "conditional node", "microscaling", "collective", "fused kernel"):
+        assert terms.get(term), f"locales/{language}/glossary.yml has no translation of {term!r}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_translated_notebook_is_the_english_with_translated_prose(language: str, path: Path) -> None:
+    """Code cells and outputs untouched (so nbval passes as on the English), and every translation that differs
+    from its English is found in the notebook's markdown and used."""
+    docname = path.relative_to(ROOT).with_suffix("").as_posix()
+    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
+    translated, used = ed.translated_notebook(path, catalog)
+    original = read_notebook(path)
+    for mine, theirs in zip(translated["cells"], original["cells"], strict=True):
+        if quiz.DATA_TAG in cell_tags(theirs):
+            assert "show_quiz(QUIZ, labels=QUIZ_LABELS)" in cell_source(mine)
+        elif theirs["cell_type"] != "markdown":
+            assert mine == theirs
+    expected = {str(m.id) for m in catalog if m.id and m.string and m.string != m.id and not m.fuzzy}
+    assert expected - used == set(), f"not found in the notebook's markdown: {sorted(expected - used)[:3]}"
+    prose = "".join(cell_source(c) for c in translated["cells"] if c["cell_type"] == "markdown")
+    leftovers = [m for m in expected if len(m) > 40 and m in prose]
+    assert not leftovers, f"English left in the translated notebook: {leftovers[:2]}"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_translated_notebook_passes_nbval(language: str, tmp_path: Path) -> None:
+    """One translated notebook (among the quickest, with a quiz) run as a reader runs it, alone in a folder; the
+    weekly workflow runs them all."""
+    docname = "notebooks/graphs/accelerator-graph"
+    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
+    notebook, _used = ed.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
+    path = tmp_path / "accelerator-graph.ipynb"
+    write_notebook(path, notebook)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval-lax", "-q", path.name],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stdout[-3000:]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_translated_quiz_asks_the_catalogs_questions(language: str) -> None:
+    """The quiz cell of a translated notebook reads back, through the runtime's own parser, as the lesson's
+    questions in the edition's words; the book shows the same (quiz.static_html)."""
+    docname = "notebooks/graphs/cond-in-graphs"
+    _chapter, questions = quiz.lesson_questions()[docname]
+    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
+    notebook, _used = ed.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
+    cell = next(c for c in notebook["cells"] if quiz.DATA_TAG in cell_tags(c))
+    namespace: dict[str, Any] = {"show_quiz": lambda text, labels: (text, labels)}
+    exec(cell_source(cell).replace("answer_form = ", "shown = "), namespace)
+    text, labels = namespace["shown"]
+    translate = ed.translator(language, ed.QUIZ_PAGE)
+    expected = quiz.translated(questions, translate)
+    assert [q["text"] for q in quiz.read_back(text)] == [q.text for q in expected]
+    assert labels == ed.quiz_labels(language)
+
+
+def test_translate_markdown_replaces_whole_blocks_only() -> None:
+    text = "## Summary\n\n- the graph\n  replays;\n- Summary of it\n\n| a | Summary |\n|---|---|\n"
+    out, found = ed.translate_markdown(text, {"Summary": "요약", "the graph replays;": "그래프가 재생됩니다;"})
+    assert out == "## 요약\n\n- 그래프가 재생됩니다;\n- Summary of it\n\n| a | 요약 |\n|---|---|\n"
+    assert found == {"Summary", "the graph replays;"}
+
+
+class _App:
+    def __init__(self, language: str) -> None:
+        self.config = type("Config", (), {"language": language, "course_editions": ed_config()})()
+
+
+def ed_config() -> list[dict[str, str]]:
+    return [{"language": e.language, "name": e.name, "html_lang": e.html_lang, "search": e.search}
+            for e in ed.editions()]
+
+
+@pytest.mark.parametrize("language,target,href", [
+    ("en", "ko", "../../ko/notebooks/graphs/cond-in-graphs.html"),
+    ("ko", "en", "../../../notebooks/graphs/cond-in-graphs.html"),
+    ("zh_CN", "ko", "../../../ko/notebooks/graphs/cond-in-graphs.html"),
+])
+def test_switcher_links_the_same_page(language: str, target: str, href: str) -> None:
+    app = _App(language)
+    edition = next(e for e in ext._editions(app) if e["language"] == target)  # type: ignore[arg-type]
+    assert ext._href(app, "notebooks/graphs/cond-in-graphs", edition) == href  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("word,stem", [("텐서는", "텐서"), ("그래프를", "그래프"), ("디바이스에서", "디바이스"),
+                                       ("텐서", "텐서"), ("CUDA", "cuda"), ("정도", "정도")])
+def test_korean_search_finds_words_without_their_particles(word: str, stem: str) -> None:
+    assert ext.SearchKorean({}).stem(word) == stem

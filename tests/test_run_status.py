@@ -59,7 +59,8 @@ def _tiny_book(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "chapters" / "where-it-has-run.md", book / "chapters")
     (book / "index.md").write_text("# A tiny book\n\nIt tests the run records.\n")
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    config["sphinx"]["local_extensions"] = {"run_status": str(ROOT / "_ext"), "unique_scripts": str(ROOT / "_ext")}
+    extensions = ("run_status", "unique_scripts", "editions")
+    config["sphinx"]["local_extensions"] = {name: str(ROOT / "_ext") for name in extensions}
     config["execute"]["cache"] = str(tmp_path / "cache")
     config["html"].pop("favicon", None)
     (book / "_config.yml").write_text(yaml.safe_dump(config))

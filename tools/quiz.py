@@ -36,7 +36,6 @@ import argparse
 import dataclasses
 import functools
 import html
-import re
 import sys
 import textwrap
 from collections.abc import Callable
@@ -362,11 +361,6 @@ def attach(root: Path = ROOT) -> list[Path]:
 
 # ---- the room page -----------------------------------------------------------------------------------------------
 
-def _inline(text: str) -> str:
-    """Quiz text as HTML: escaped, with `code` as code (what the runtime's as_html does)."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
-
-
 def _same(text: str) -> str:
     return text
 
@@ -375,6 +369,7 @@ def room_page(root: Path = ROOT, translate: Callable[[str], str] = _same, answer
     """Every lesson's questions without their answers; each answer in a closed toggle that the instructor opens.
     An edition passes `translate` for the questions and its word for `answer`; the rest of the page stays English
     here, for the page's own catalog to translate."""
+    as_html = runtime(root)["as_html"]  # quiz text as HTML, as the lessons' cells show it
     lines = [
         "# Quizzes for the room",
         "",
@@ -389,13 +384,13 @@ def room_page(root: Path = ROOT, translate: Callable[[str], str] = _same, answer
         for entry, questions in quiz.lessons().items():
             lines += ["", f"### {{doc}}`../{entry}`", ""]
             for number, question in enumerate(translated(questions, translate), 1):
-                items = "".join(f"<li>{_inline(choice)}</li>" for choice in question.choices)
+                items = "".join(f"<li>{as_html(choice)}</li>" for choice in question.choices)
                 letter = LETTERS[question.answer]
                 lines += [
-                    f'<div class="course-quiz"><p><strong>{number}. {_inline(question.text)}</strong></p>'
+                    f'<div class="course-quiz"><p><strong>{number}. {as_html(question.text)}</strong></p>'
                     f'<ol type="a">{items}</ol>',
                     f"<details><summary>{html.escape(answer)}</summary><p>({letter}) "
-                    f"{_inline(question.choices[question.answer])}. {_inline(question.reason)}</p></details></div>",
+                    f"{as_html(question.choices[question.answer])}. {as_html(question.reason)}</p></details></div>",
                     "",
                 ]
     return "\n".join(lines).rstrip("\n") + "\n"

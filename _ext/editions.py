@@ -17,9 +17,14 @@ from typing import Any
 
 from docutils import nodes
 from myst_parser.parsers.sphinx_ import MystParser
+from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
+from sphinx.locale import init as init_locale
 from sphinx.search import SearchLanguage
+from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
+from sphinx_exercise.nodes import exercise_subtitle
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -44,14 +49,15 @@ KOREAN_PARTICLES = sorted(
 class SearchKorean(SearchLanguage):
     lang = "ko"
     language_name = "Korean"
-    _word = re.compile(r"\w+")
+    # A run of one script is a word: Korean writes particles straight onto Latin names and numbers (`eigh`를, 2.12의).
+    _word = re.compile(r"[가-힣]+|[^\W가-힣]+")
     # The search page stems the reader's query the same way as the index.
     js_stemmer_code = """
 var Stemmer = function() {
   const particles = PARTICLES;
   this.stemWord = function(word) {
     word = word.toLowerCase();
-    if (/^[\\uac00-\\ud7a3]+$/.test(word)) {
+    if (/[\\uac00-\\ud7a3]$/.test(word)) {
       for (const particle of particles) {
         if (word.endsWith(particle) && word.length > particle.length + 1) return word.slice(0, -particle.length);
       }
@@ -65,11 +71,11 @@ var Stemmer = function() {
         return self._word.findall(input)
 
     def word_filter(self, word: str) -> bool:
-        return len(word) > 1 or not word.isascii()
+        return (len(word) > 1 or not word.isascii()) and word not in KOREAN_PARTICLES
 
     def stem(self, word: str) -> str:
         word = word.lower()
-        if re.fullmatch(r"[가-힣]+", word):
+        if re.search(r"[가-힣]$", word):
             for particle in KOREAN_PARTICLES:
                 if word.endswith(particle) and len(word) > len(particle) + 1:
                     return word[: -len(particle)]
@@ -151,6 +157,48 @@ def _footnotes_resolve_in_translations() -> None:
     MystParser.parse = parse_with_definitions  # type: ignore[method-assign]
 
 
+class ExerciseTitlesTranslatable(SphinxTransform):
+    """sphinx-exercise builds an exercise's title (its directive's argument) with no source, so Sphinx would neither
+    extract it into the catalogs nor translate it. Give it its source text before Sphinx's Locale transform (20).
+    sphinx-exercise later folds the title into a plain one (a post-transform), out of the gettext builder's sight, so
+    that builder also gets the title as a paragraph of its own (its doctrees are never rendered)."""
+
+    default_priority = 10
+
+    def apply(self, **kwargs: Any) -> None:
+        for subtitle in list(self.document.findall(exercise_subtitle)):
+            subtitle.source = subtitle.source or self.document["source"]
+            subtitle.line = subtitle.line or 0
+            subtitle.rawsource = "".join(
+                f"`{child.astext()}`" if isinstance(child, nodes.literal) else child.astext()
+                for child in subtitle.children
+            )
+            if self.app.builder.name == "gettext":
+                title = subtitle.parent
+                extracted = nodes.paragraph(subtitle.rawsource, "", *[child.deepcopy() for child in subtitle.children])
+                extracted.source, extracted.line = subtitle.source, subtitle.line
+                title.parent.insert(title.parent.index(title) + 1, extracted)
+
+
+class TocCaptionsTranslated(SphinxTransform):
+    """sphinx-external-toc inserts the _toc.yml's captions ("Getting started", ...) after Sphinx's Locale transform
+    has translated the page (its priority is 100), so translate them here, from the page's own catalog."""
+
+    default_priority = 101
+
+    def apply(self, **kwargs: Any) -> None:
+        if (self.config.language or "en") == "en":
+            return
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        folders = [str(Path(self.env.srcdir) / folder) for folder in self.config.locale_dirs]
+        catalog, found = init_locale(folders, self.config.language, domain)
+        if not found:
+            return
+        for toctree in self.document.findall(addnodes.toctree):
+            if toctree.get("rawcaption"):
+                toctree["caption"] = catalog.gettext(toctree["rawcaption"])
+
+
 def _edition_language(app: Sphinx) -> str | None:
     language = _current(app)["language"]
     return None if language == "en" else language
@@ -166,14 +214,32 @@ def _translated_room_page(app: Sphinx, docname: str, source: list[str]) -> None:
     source[0] = quiz.room_page(ROOT, catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT), labels["answer"])
 
 
+def _lesson_questions(app: Sphinx) -> dict[str, Any]:
+    """Each lesson's quiz questions, read once per build."""
+    if not hasattr(app, "_course_lesson_questions"):
+        app._course_lesson_questions = quiz.lesson_questions(ROOT)  # type: ignore[attr-defined]
+    return app._course_lesson_questions  # type: ignore[attr-defined,no-any-return]
+
+
+def _quiz_words(app: Sphinx, language: str) -> tuple[dict[str, str], Any]:
+    """The quiz runtime's labels and the quizzes' translator in an edition's language, read once per build."""
+    if not hasattr(app, "_course_quiz_words"):
+        app._course_quiz_words = (  # type: ignore[attr-defined]
+            catalogs.quiz_labels(language, ROOT),
+            catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT),
+        )
+    return app._course_quiz_words  # type: ignore[attr-defined,no-any-return]
+
+
 def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
     """A lesson's quiz as its cell showed it when executed, in the edition's language."""
     language = _edition_language(app)
-    asked = quiz.lesson_questions(ROOT).get(app.env.docname)
+    asked = _lesson_questions(app).get(app.env.docname)
     if language is None or asked is None:
         return
-    labels = catalogs.quiz_labels(language, ROOT)
-    questions = quiz.translated(asked[1], catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT))
+    labels, translate = _quiz_words(app, language)
+    questions = quiz.translated(asked[1], translate)
+    english_live_form = quiz.runtime_labels(ROOT)["live form"]
     for cell in doctree.findall(nodes.container):
         if f"tag_{quiz.DATA_TAG}" not in cell.get("classes", []):
             continue
@@ -181,12 +247,14 @@ def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
             if 'class="course-quiz"' in raw.astext():
                 raw.parent.replace(raw, nodes.raw("", quiz.static_html(questions, labels, ROOT), format="html"))
         for block in cell.findall(nodes.literal_block):
-            if block.astext().strip() == quiz.runtime_labels(ROOT)["live form"]:
+            if block.astext().strip() == english_live_form:
                 block.parent.replace(block, nodes.literal_block(labels["live form"], labels["live form"]))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     _footnotes_resolve_in_translations()
+    app.add_transform(ExerciseTitlesTranslatable)
+    app.add_transform(TocCaptionsTranslated)
     app.connect("source-read", _translated_room_page)
     app.connect("doctree-read", _translated_quiz_output)
     app.add_config_value("course_editions", [], "html", types=[list])

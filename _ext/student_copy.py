@@ -8,6 +8,9 @@ A student copy is the lesson with every solution cell replaced by a stub and eve
   branch, which the publish workflow writes from the files below;
 - writes the student copies into the built site under student/<chapter>/<notebook>.ipynb when the
   HTML build finishes, so the download links work and the workflow can publish the same files.
+
+A translated edition links its own copies, in the editions branch under <language>/student/; tools/editions.py
+writes them, translated, over the English ones this extension leaves in the edition's site.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tools import workshop  # noqa: E402
+from tools import editions, workshop  # noqa: E402
 from tools.course import read_notebook  # noqa: E402
 
 _ = get_translation("course")  # translated in the editions (_ext/editions.py)
@@ -41,7 +44,12 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
         return
     if not workshop.has_solutions(read_notebook(source)):
         return
-    links = workshop.student_links(docname, Path(app.srcdir))
+    language = app.config.language or "en"
+    if language == "en":
+        links = workshop.student_links(docname, Path(app.srcdir))
+    else:  # the edition's own student copies, in the editions branch (tools/editions.py writes them)
+        links = workshop.student_links(docname, Path(app.srcdir), editions.EDITIONS_BRANCH,
+                                       editions.student_branch_folder(language))
     depth = "../" * docname.count("/")
     line = nodes.paragraph(classes=["student-copy-line"])
     line += nodes.strong(text=_("Student copy"))

@@ -14,7 +14,7 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from tools import editions as ed
-from tools import quiz
+from tools import quiz, workshop
 from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 sys.path.insert(0, str(ROOT / "_ext"))
@@ -217,3 +217,30 @@ def test_switcher_links_the_same_page(language: str, target: str, href: str) -> 
                                        ("텐서", "텐서"), ("CUDA", "cuda"), ("정도", "정도")])
 def test_korean_search_finds_words_without_their_particles(word: str, stem: str) -> None:
     assert ext.SearchKorean({}).stem(word) == stem
+
+
+def test_korean_search_splits_where_the_script_changes() -> None:
+    """A particle written onto a name (`eigh`를) leaves the name as a word of its own, and is not indexed itself."""
+    korean = ext.SearchKorean({})
+    words = [korean.stem(word) for word in korean.split("eigh를 텐서는 cond에서") if korean.word_filter(word)]
+    assert words == ["eigh", "텐서", "cond"]
+
+
+@pytest.mark.parametrize("language", ["zh_CN", "ko"])
+def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, language: str) -> None:
+    """The same student copies as the English ones (solutions removed, the same code), with translated prose, and
+    the edition's pages link them in the editions branch."""
+    english = workshop.write_student_notebooks(tmp_path / "en")
+    translated = ed.write_student_notebooks(tmp_path / language, language)
+    assert [p.relative_to(tmp_path / language) for p in translated] == [p.relative_to(tmp_path / "en") for p in english]
+    for ours, theirs in zip(translated, english, strict=True):
+        cells, english_cells = read_notebook(ours)["cells"], read_notebook(theirs)["cells"]
+        assert [c["cell_type"] for c in cells] == [c["cell_type"] for c in english_cells]
+        code = [cell_source(c) for c in cells if c["cell_type"] == "code" and quiz.DATA_TAG not in cell_tags(c)]
+        assert code == [cell_source(c) for c in english_cells
+                        if c["cell_type"] == "code" and quiz.DATA_TAG not in cell_tags(c)]
+        assert cell_source(cells[0]) != cell_source(english_cells[0]), f"{ours}: its title is not translated"
+    links = workshop.student_links("notebooks/graphs/cond-in-graphs", ROOT, ed.EDITIONS_BRANCH,
+                                   ed.student_branch_folder(language))
+    assert links["colab"].endswith(f"/blob/editions/{language}/student/graphs/cond-in-graphs.ipynb")
+    assert links["download"] == "student/graphs/cond-in-graphs.ipynb"

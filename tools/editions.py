@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import sphinx.locale
 import yaml
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
@@ -38,7 +39,7 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from markdown_it import MarkdownIt
 
-from tools import quiz
+from tools import quiz, workshop
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 LOCALES = "locales"
@@ -166,8 +167,7 @@ def quiz_template(root: Path = ROOT) -> Catalog:
 
 def all_templates(out: Path, root: Path = ROOT) -> dict[str, Catalog]:
     """Every catalog an edition needs, by name: one per page (docname), the extensions' and the quizzes'."""
-    # The quizzes' catalog (quiz_template) joins once its translations exist; until then quizzes show in English.
-    return {**extract_templates(out, root), EXTENSION_PAGE: extension_template(root)}
+    return {**extract_templates(out, root), EXTENSION_PAGE: extension_template(root), QUIZ_PAGE: quiz_template(root)}
 
 
 def catalog_path(language: str, name: str, root: Path = ROOT) -> Path:
@@ -402,9 +402,14 @@ def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
                 "untranslated": untranslated(template, catalog),
             }
         compile_extension_catalog(each.language, root)
+        # Sphinx keeps each message catalog it has loaded for the process, and adds a later language's only as a
+        # fallback: without this, the second edition would render in the first one's language.
+        sphinx.locale.translators.clear()
         # Merged into Jupyter Book's own theme options: Colab and Binder open the edition's notebooks from its branch.
         theme = {"repository_branch": EDITIONS_BRANCH, "path_to_docs": each.language}
         out = html_root / each.language
+        # Sphinx adds a page's words to the search index it finds and never takes the old ones out.
+        (out / "searchindex.js").unlink(missing_ok=True)
         _sphinx_build(
             "html",
             out,
@@ -418,6 +423,7 @@ def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
             root,
         )
         write_notebooks(out / "_sources", each.language, root)
+        write_student_notebooks(out / workshop.STUDENT_FOLDER, each.language, root)
         built.append(out)
     return built
 
@@ -455,7 +461,7 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT) -> tupl
     catalog (its other code and every output untouched), and the page's messages it used. Untranslated and fuzzy
     messages stay English."""
     notebook = read_notebook(path)
-    language = str(catalog.locale) if catalog.locale else ""
+    language = catalog.locale_identifier if catalog.locale else ""
     asked = quiz.lesson_questions(root).get(path.relative_to(root).with_suffix("").as_posix())
     translations = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
     used: set[str] = set()
@@ -492,6 +498,24 @@ def write_notebooks(out: Path, language: str, root: Path = ROOT) -> list[Path]:
     return written
 
 
+def write_student_notebooks(out: Path, language: str, root: Path = ROOT) -> list[Path]:
+    """Each lesson's student copy (tools/workshop.py) made from the edition's notebook, under out/."""
+
+    def translated(path: Path) -> dict[str, Any]:
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        catalog = catalog_path(language, docname, root)
+        if not catalog.exists():
+            return read_notebook(path)
+        return translated_notebook(path, read_catalog(catalog, language), root)[0]
+
+    return workshop.write_student_notebooks(out, root, translated)
+
+
+def student_branch_folder(language: str) -> str:
+    """Where an edition's student copies lie in the editions branch (the publish workflow writes them there)."""
+    return f"{language}/{workshop.STUDENT_FOLDER}/"
+
+
 def _short(text: str, width: int = 90) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= width else flat[: width - 1] + "…"
@@ -520,7 +544,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "notebooks":
             for each in editions():
                 written = write_notebooks(args.out / each.language, each.language)
-                print(f"wrote {len(written)} notebooks into {args.out / each.language}")
+                students = write_student_notebooks(args.out / student_branch_folder(each.language), each.language)
+                print(f"wrote {len(written)} notebooks and {len(students)} student copies into "
+                      f"{args.out / each.language}")
             return 0
         problems = check(pages=args.page)
     except CourseError as error:

@@ -32,6 +32,7 @@ import posixpath
 import re
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -806,20 +807,27 @@ def student_path(entry: str) -> str:
     return f"{entry.removeprefix('notebooks/')}.ipynb"
 
 
-def student_links(entry: str, root: Path = ROOT) -> dict[str, str]:
-    """Colab, Binder and download addresses of a lesson's student copy (the download relative to the site)."""
+def student_links(
+    entry: str, root: Path = ROOT, branch: str = STUDENT_BRANCH, branch_folder: str = ""
+) -> dict[str, str]:
+    """Colab, Binder and download addresses of a lesson's student copy (the download relative to the site). A
+    translated edition's copies lie in another branch, under `branch_folder` (tools/editions.py)."""
     owner_repo = repository_url(root).removeprefix("https://github.com/")
     path = student_path(entry)
-    return {"colab": f"https://colab.research.google.com/github/{owner_repo}/blob/{STUDENT_BRANCH}/{path}",
-            "binder": f"https://mybinder.org/v2/gh/{owner_repo}/{STUDENT_BRANCH}?labpath={path}",
+    in_branch = f"{branch_folder}{path}"
+    return {"colab": f"https://colab.research.google.com/github/{owner_repo}/blob/{branch}/{in_branch}",
+            "binder": f"https://mybinder.org/v2/gh/{owner_repo}/{branch}?labpath={in_branch}",
             "download": f"{STUDENT_FOLDER}/{path}"}
 
 
-def write_student_notebooks(out: Path, root: Path = ROOT) -> list[Path]:
-    """Write a student version of every notebook with exercises under `out`, keeping the folders of notebooks/."""
+def write_student_notebooks(
+    out: Path, root: Path = ROOT, notebook_of: Callable[[Path], dict[str, Any]] = read_notebook
+) -> list[Path]:
+    """Write a student version of every notebook with exercises under `out`, keeping the folders of notebooks/.
+    `notebook_of` gives the notebook to copy for each path (a translated edition passes its translation)."""
     written = []
     for path in notebook_paths(root):
-        notebook = read_notebook(path)
+        notebook = notebook_of(path)
         if not has_solutions(notebook):
             continue
         target = out / student_path(path.relative_to(root).with_suffix("").as_posix())

@@ -13,6 +13,8 @@ and then:
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
@@ -26,6 +28,8 @@ PAGES = ["index", "chapters/graphs", "notebooks/graphs/cond-in-graphs", "chapter
 SCREENSHOTS = ROOT / "_build" / "browser-screenshots"
 # The font each edition's text must be drawn in on this machine (Debian's fonts-noto-cjk, which .ci/run installs).
 FONTS = {"zh_CN": "Noto Sans CJK SC", "ko": "Noto Sans CJK KR"}
+# The characters each edition writes in: Han ideographs, Hangul syllables.
+SCRIPTS = {"zh_CN": re.compile(r"[\u4e00-\u9fff]"), "ko": re.compile(r"[\uac00-\ud7a3]")}
 EDITIONS = editions()
 
 
@@ -46,10 +50,19 @@ def test_edition_pages_for_a_reader(browser: webdriver.Chrome, site_url: str, ed
         family = browser.execute_script("return getComputedStyle(document.body).fontFamily")
         if not drawn or FONTS[edition.language] not in family:
             problems.append(f"{path}: its title {sample!r} is not drawn in {FONTS[edition.language]} ({family})")
+        text = browser.find_element(By.CSS_SELECTOR, "article.bd-article").text
+        written = {language: len(script.findall(text)) for language, script in SCRIPTS.items()}
+        if written[edition.language] <= max(written.values()) // 2 or written[edition.language] < 50:
+            problems.append(f"{path}: not written in the edition's script (characters per script: {written})")
         if not browser.find_elements(By.CSS_SELECTOR, ".edition-revision"):
             problems.append(f"{path}: no line saying which English revision it translates")
+        captions = [e.get_attribute("textContent") for e in browser.find_elements(By.CSS_SELECTOR, ".caption-text")]
+        english = [caption for caption in captions if not SCRIPTS[edition.language].search(caption)]
+        if not captions or english:
+            problems.append(f"{path}: the navigation's section captions are not translated: {english or 'none found'}")
         for size in (LAPTOP, PHONE):
             set_viewport(browser, size)
+            load(browser, f"{site_url}/{path}")  # laid out afresh at this width, as a reader opening it would see it
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             browser.save_screenshot(str(SCREENSHOTS / f"{edition.language}-{size[0]}-{page.replace('/', '-')}.png"))
     assert not problems, "\n".join(problems)

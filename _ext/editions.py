@@ -1,6 +1,10 @@
 """The book's editions in every build: a language switcher on each page, the page's English revision in a
 translated edition, the right <html lang>, and search that finds Korean words with their particles.
 
+Sphinx's own translation (its Locale transform, from the page's catalog) misses a few texts of this book; they are
+translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
+texts and hidden cells' buttons (myst-nb), and the quizzes (tools/quiz.py, from locales/<language>/quizzes.po).
+
 tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are
 still untranslated (shown in English). The editions themselves are listed once, as `course_editions`.
@@ -16,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
+from myst_nb.sphinx_ import HideCodeCellNode
 from myst_parser.parsers.sphinx_ import MystParser
 from sphinx import addnodes
 from sphinx.application import Sphinx
@@ -23,6 +28,7 @@ from sphinx.locale import get_translation
 from sphinx.locale import init as init_locale
 from sphinx.search import SearchLanguage
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
@@ -180,9 +186,11 @@ class ExerciseTitlesTranslatable(SphinxTransform):
                 title.parent.insert(title.parent.index(title) + 1, extracted)
 
 
-class TocCaptionsTranslated(SphinxTransform):
-    """sphinx-external-toc inserts the _toc.yml's captions ("Getting started", ...) after Sphinx's Locale transform
-    has translated the page (its priority is 100), so translate them here, from the page's own catalog."""
+class LateMessagesTranslated(SphinxTransform):
+    """Two kinds of a page's messages arrive after Sphinx's Locale transform (20) has translated the page:
+    sphinx-external-toc's captions from _toc.yml ("Getting started", ...; its transform's priority is 100) and the
+    alt texts myst-nb gives figures from their cells' metadata. Translate both here, from the page's own catalog
+    (tools/editions.py extracts the alt texts into it)."""
 
     default_priority = 101
 
@@ -197,6 +205,41 @@ class TocCaptionsTranslated(SphinxTransform):
         for toctree in self.document.findall(addnodes.toctree):
             if toctree.get("rawcaption"):
                 toctree["caption"] = catalog.gettext(toctree["rawcaption"])
+        for image in self.document.findall(nodes.image):
+            if image.get("alt"):
+                image["alt"] = catalog.gettext(image["alt"])
+
+
+def hidden_cell_prompts() -> dict[str, str]:
+    """The edition's words for the buttons of a hidden cell: myst-nb's ("Show code cell source", ...) and the
+    course's own, which the notebooks set in a solution cell's metadata ("Show solution")."""
+    return {
+        "Show code cell content": _("Show code cell content"),
+        "Hide code cell content": _("Hide code cell content"),
+        "Show code cell source": _("Show code cell source"),
+        "Hide code cell source": _("Hide code cell source"),
+        "Show code cell output": _("Show code cell output"),
+        "Hide code cell output": _("Hide code cell output"),
+        "Show code cell outputs": _("Show code cell outputs"),
+        "Hide code cell outputs": _("Hide code cell outputs"),
+        "Show solution": _("Show solution"),
+        "Hide solution": _("Hide solution"),
+    }
+
+
+class HiddenCellPromptsTranslated(SphinxPostTransform):
+    """myst-nb words a hidden cell's button in a post-transform of its own (priority 199): translate after it."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs: Any) -> None:
+        if (self.config.language or "en") == "en":
+            return
+        prompts = hidden_cell_prompts()
+        for node in self.document.findall(HideCodeCellNode):
+            node["prompt_show"] = prompts.get(node["prompt_show"], node["prompt_show"])
+            node["prompt_hide"] = prompts.get(node["prompt_hide"], node["prompt_hide"])
 
 
 def _edition_language(app: Sphinx) -> str | None:
@@ -254,7 +297,8 @@ def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     _footnotes_resolve_in_translations()
     app.add_transform(ExerciseTitlesTranslatable)
-    app.add_transform(TocCaptionsTranslated)
+    app.add_transform(LateMessagesTranslated)
+    app.add_post_transform(HiddenCellPromptsTranslated)
     app.connect("source-read", _translated_room_page)
     app.connect("doctree-read", _translated_quiz_output)
     app.add_config_value("course_editions", [], "html", types=[list])

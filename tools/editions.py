@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -128,7 +129,23 @@ def extract_templates(out: Path, root: Path = ROOT) -> dict[str, Catalog]:
         out / ".doctrees",
         root,
     )
-    return templates(out)
+    found = templates(out)
+    # A figure's alt text lies in its cell's metadata, and the figure only in the executed outputs: add it here.
+    for path in notebook_paths(root):
+        docname = path.relative_to(root).with_suffix("").as_posix()
+        for alt in figure_alts(read_notebook(path)):
+            found.setdefault(docname, Catalog()).add(alt, locations=[(f"{docname}.ipynb", 0)])
+    return found
+
+
+def figure_alts(notebook: dict[str, Any]) -> list[str]:
+    """The alt texts the notebook's figures get from their cells' metadata (myst-nb's `mystnb.image.alt`)."""
+    alts = []
+    for cell in notebook["cells"]:
+        alt = cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+        if alt:
+            alts.append(str(alt))
+    return alts
 
 
 def templates(folder: Path) -> dict[str, Catalog]:
@@ -392,6 +409,7 @@ def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
     for each in editions(root):
         if languages and each.language not in languages:
             continue
+        started = time.monotonic()
         folder = catalog_dir(each.language, root)
         pages = {}
         for docname, template in extracted.items():
@@ -425,6 +443,7 @@ def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
         write_notebooks(out / "_sources", each.language, root)
         write_student_notebooks(out / workshop.STUDENT_FOLDER, each.language, root)
         built.append(out)
+        print(f"built {out.relative_to(root)} in {time.monotonic() - started:.0f} s", flush=True)
     return built
 
 
@@ -473,6 +492,10 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT) -> tupl
                                               labels=quiz_labels(language, root))
             cell["outputs"] = []
             continue
+        image = cell.get("metadata", {}).get("mystnb", {}).get("image", {})
+        if image.get("alt") in translations:
+            used.add(image["alt"])
+            image["alt"] = translations[image["alt"]]
         if cell["cell_type"] != "markdown":
             continue
         text, found = translate_markdown(cell_source(cell), translations)
@@ -538,8 +561,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"updated {len(touched)} catalogs under {LOCALES}/")
             return 0
         if args.command == "build":
-            for folder in build(languages=args.language):
-                print(f"built {folder.relative_to(ROOT)}")
+            build(languages=args.language)
             return 0
         if args.command == "notebooks":
             for each in editions():

@@ -57,14 +57,14 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 # edition from the same cache into _build/html/<language>/ (tools/editions.py).
 book: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
-	$(PY) -m tools.editions build
+	$(PY) -m tools.editions build --jobs $(JOBS)
 
 # `make test`'s book: built after `make notebooks`, from the executions it cached; fails if the build executed any.
 # --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
 book-from-run: $(VENV)/.book-deps
 	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
-	$(PY) -m tools.editions build
+	$(PY) -m tools.editions build --jobs $(JOBS)
 
 # Each step is a target of its own; tools/steps.py runs them (typecheck beside notebooks, unit beside browser),
 # times each, and ends with a summary of their seconds, also written to $(RUNS)/make-test-steps.json.

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -276,3 +277,67 @@ def test_figure_alt_texts_are_extracted_and_translated() -> None:
     translated = [cell["metadata"]["mystnb"]["image"]["alt"] for cell in notebook["cells"]
                   if "image" in cell.get("metadata", {}).get("mystnb", {})]
     assert translated == [catalog.get(alts[0]).string]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--language", "fr"], "no edition fr in _config.yml's course_editions (zh_CN, ko)"),
+        (["--jobs", "0"], "--jobs must be 1 or more, not 0"),
+    ],
+)
+def test_build_refuses_bad_arguments_with_a_message(arguments: list[str], message: str,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert ed.main(["build", *arguments]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {message}"
+
+
+def test_side_by_side_builds_report_the_edition_that_failed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    started: list[list[str]] = []
+
+    class Process:
+        def __init__(self, command: list[str], cwd: Path) -> None:
+            started.append(command)
+            self.language = command[-1]
+
+        def wait(self) -> int:
+            return 1 if self.language == "ko" else 0
+
+    monkeypatch.setattr(ed.subprocess, "Popen", Process)
+    with pytest.raises(ed.CourseError, match="no English book yet"):
+        ed.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
+    assert started == []
+    (tmp_path / "_build" / "html").mkdir(parents=True)
+    (tmp_path / "_build" / "html" / "index.html").write_text("")
+    with pytest.raises(ed.CourseError, match="the build of ko failed"):
+        ed.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
+    assert [command[-1] for command in started] == ["zh_CN", "ko"]
+
+
+def test_translated_nodes_name_their_page_not_the_message_they_came_from() -> None:
+    from docutils import nodes
+    from docutils.frontend import get_default_settings
+    from docutils.parsers.rst import Parser
+    from docutils.utils import new_document
+
+    page = new_document("page", get_default_settings(Parser))
+    message = new_document("<translated>", get_default_settings(Parser))
+    message.settings.env = "the whole build environment"
+    page += nodes.paragraph("", "", nodes.Text("번역"))
+    for node in page.findall(include_self=False):  # as Sphinx's Locale transform leaves them
+        node.document = message
+    ext._translated_nodes_in_their_page(None, page)  # type: ignore[arg-type]
+    assert all(node.document is page for node in page.findall(include_self=False))
+    assert "the whole build environment" not in str(pickle.dumps(page))
+
+
+def test_chinese_search_splits_and_stems_as_sphinx_does() -> None:
+    from sphinx.search.zh import SearchChinese as Sphinx
+
+    text = "在 CUDA 上，torch.cond 以条件节点的形式被捕获进 CUDA 图；ROCm、MPS 和 XPU 以 eager 方式运行 a bf16 ops。"
+    ours, theirs = ext.SearchChinese({}), Sphinx({})
+    theirs.latin_terms = []  # Sphinx's list is shared by the class: start it empty, as ours starts
+    words = ours.split(text)
+    assert words == theirs.split(text)
+    assert [ours.stem(w) for w in words] == [theirs.stem(w) for w in words]
+    assert ours.stem("ops") == "ops" and ours.stem("running") == "run"

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import re
 import shutil
 import subprocess
@@ -398,6 +399,25 @@ def compile_extension_catalog(language: str, root: Path = ROOT) -> None:
         write_mo(handle, catalog)
 
 
+def build_side_by_side(languages: list[str], jobs: int, root: Path = ROOT) -> None:
+    """Render the editions in processes of their own, `jobs` at a time: each edition is one Sphinx build, which
+    uses one core, and the editions share nothing but the English build they read."""
+    if not (root / "_build" / "html" / "index.html").exists():
+        raise CourseError("_build/html has no English book yet: run `make book` first")
+    running: list[tuple[str, subprocess.Popen[bytes]]] = []
+    failed: list[str] = []
+    for language in [*languages, None]:
+        while running and (language is None or len(running) >= jobs):
+            finished, process = running.pop(0)
+            if process.wait() != 0:
+                failed.append(finished)
+        if language is not None:
+            command = [sys.executable, "-m", "tools.editions", "build", "--language", language]
+            running.append((language, subprocess.Popen(command, cwd=root)))
+    if failed:
+        raise CourseError(f"the build of {', '.join(failed)} failed (its output is above)")
+
+
 def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
     """Render each edition into _build/html/<lang>/ from the executions the English build cached."""
     html_root = root / "_build" / "html"
@@ -455,14 +475,22 @@ _LINE_PREFIX = re.compile(
 )
 
 
+@functools.cache
+def _message_pattern(msgid: str) -> re.Pattern[str]:
+    """A message as it stands in markdown: its spaces may be line breaks (with a blockquote's `>`), and it is whole."""
+    body = re.escape(msgid).replace("\\ ", r"(?:[ \t]|\n[ \t>]*)")
+    return re.compile(rf"(?<![^\s|]){body}(?=[ \t]*(?:\n|\Z|\|))")
+
+
 def translate_markdown(text: str, translations: dict[str, str]) -> tuple[str, set[str]]:
     """A markdown cell with each message Sphinx extracted from it replaced by its translation, and the messages
     found. A message is a whole paragraph, heading, list item, table cell or title: it ends its line (or table
     cell) and only markup stands before it on the line; Sphinx's message joins the source's lines with spaces."""
     found: set[str] = set()
     for msgid in sorted(translations, key=len, reverse=True):
-        body = re.escape(msgid).replace("\\ ", r"(?:[ \t]|\n[ \t>]*)")
-        pattern = re.compile(rf"(?<![^\s|]){body}(?=[ \t]*(?:\n|\Z|\|))")
+        if msgid.split(" ", 1)[0] not in text:  # its pattern starts with this word as it is: no match
+            continue
+        pattern = _message_pattern(msgid)
         position = 0
         while match := pattern.search(text, position):
             line_start = text.rfind("\n", 0, match.start()) + 1
@@ -475,13 +503,16 @@ def translate_markdown(text: str, translations: dict[str, str]) -> tuple[str, se
     return text, found
 
 
-def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT) -> tuple[dict[str, Any], set[str]]:
+def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT,
+                        questions: dict[str, tuple[quiz.Quiz, tuple[quiz.Question, ...]]] | None = None
+                        ) -> tuple[dict[str, Any], set[str]]:
     """A notebook with its markdown cells translated by its page's catalog and its quiz's questions by the quiz
     catalog (its other code and every output untouched), and the page's messages it used. Untranslated and fuzzy
-    messages stay English."""
+    messages stay English. `questions` is quiz.lesson_questions(root), read here when not given."""
     notebook = read_notebook(path)
     language = catalog.locale_identifier if catalog.locale else ""
-    asked = quiz.lesson_questions(root).get(path.relative_to(root).with_suffix("").as_posix())
+    lessons = quiz.lesson_questions(root) if questions is None else questions
+    asked = lessons.get(path.relative_to(root).with_suffix("").as_posix())
     translations = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
     used: set[str] = set()
     for cell in notebook["cells"]:
@@ -508,12 +539,13 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT) -> tupl
 def write_notebooks(out: Path, language: str, root: Path = ROOT) -> list[Path]:
     """Each notebook of the book with its prose in the edition's language, at out/<docname>.ipynb."""
     written = []
+    questions = quiz.lesson_questions(root)
     for path in notebook_paths(root):
         docname = path.relative_to(root).with_suffix("").as_posix()
         catalog_path = catalog_dir(language, root) / f"{docname}.po"
         if not catalog_path.exists():
             continue
-        notebook, _used = translated_notebook(path, read_catalog(catalog_path, language), root)
+        notebook, _used = translated_notebook(path, read_catalog(catalog_path, language), root, questions)
         target = out / f"{docname}.ipynb"
         target.parent.mkdir(parents=True, exist_ok=True)
         write_notebook(target, notebook)
@@ -524,12 +556,14 @@ def write_notebooks(out: Path, language: str, root: Path = ROOT) -> list[Path]:
 def write_student_notebooks(out: Path, language: str, root: Path = ROOT) -> list[Path]:
     """Each lesson's student copy (tools/workshop.py) made from the edition's notebook, under out/."""
 
+    questions = quiz.lesson_questions(root)
+
     def translated(path: Path) -> dict[str, Any]:
         docname = path.relative_to(root).with_suffix("").as_posix()
         catalog = catalog_path(language, docname, root)
         if not catalog.exists():
             return read_notebook(path)
-        return translated_notebook(path, read_catalog(catalog, language), root)[0]
+        return translated_notebook(path, read_catalog(catalog, language), root, questions)[0]
 
     return workshop.write_student_notebooks(out, root, translated)
 
@@ -552,6 +586,7 @@ def main(argv: list[str] | None = None) -> int:
     check_parser.add_argument("--page", action="append", help="a docname; repeat for several")
     build_parser = commands.add_parser("build", help="render each edition into _build/html/<lang>/")
     build_parser.add_argument("--language", action="append", help="one edition; repeat for several")
+    build_parser.add_argument("--jobs", type=int, default=1, help="editions rendered side by side (default 1)")
     notebooks_parser = commands.add_parser("notebooks", help="write each edition's notebooks into OUT/<lang>/")
     notebooks_parser.add_argument("out", type=Path)
     args = parser.parse_args(argv)
@@ -561,7 +596,18 @@ def main(argv: list[str] | None = None) -> int:
             print(f"updated {len(touched)} catalogs under {LOCALES}/")
             return 0
         if args.command == "build":
-            build(languages=args.language)
+            if args.jobs < 1:
+                raise CourseError(f"--jobs must be 1 or more, not {args.jobs}")
+            known = [each.language for each in editions()]
+            unknown = [language for language in args.language or [] if language not in known]
+            if unknown:
+                known_list = ', '.join(known)
+                raise CourseError(f"no edition {', '.join(unknown)} in _config.yml's course_editions ({known_list})")
+            selected = args.language or known
+            if args.jobs > 1 and len(selected) > 1:
+                build_side_by_side(selected, args.jobs)
+            else:
+                build(languages=selected)
             return 0
         if args.command == "notebooks":
             for each in editions():

@@ -16,10 +16,10 @@ import html
 import json
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import jieba  # the Chinese edition's search segments words with it (requirements.txt)
 from docutils import nodes
 from myst_nb.sphinx_ import HideCodeCellNode
 from myst_parser.parsers.sphinx_ import MystParser
@@ -90,25 +90,20 @@ var Stemmer = function() {
         return word
 
 
+class _LatinWords(set[str]):
+    """A set that Sphinx's Chinese search fills through `extend`, as it would fill its list."""
+
+    def extend(self, words: Iterable[str]) -> None:
+        self.update(words)
+
+
 class SearchChinese(SphinxSearchChinese):
     """Sphinx 7's Chinese search, with the Latin words it has seen in a set: Sphinx keeps them in a list shared by
     every page and searches it once per word it stems, which took 62 of the Chinese edition's 71 seconds."""
 
     def init(self, options: dict[str, str]) -> None:
         super().init(options)
-        self.latin_words: set[str] = set()
-
-    def split(self, input: str) -> list[str]:
-        latin = [term.strip() for term in self.latin1_letters.findall(input)]
-        self.latin_words.update(latin)
-        return list(jieba.cut_for_search(input)) + latin
-
-    def stem(self, word: str) -> str:
-        # Sphinx's rule: a Latin word of three letters or more that stemming would cut below three stays as it is.
-        lower = word.lower()
-        if word in self.latin_words and len(word) >= 3 and len(self.stemmer.stemWord(lower)) < 3:
-            return lower
-        return self.stemmer.stemWord(lower)
+        self.latin_terms = _LatinWords()  # type: ignore[assignment]
 
 
 def _editions(app: Sphinx) -> list[dict[str, str]]:

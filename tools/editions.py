@@ -399,11 +399,18 @@ def compile_extension_catalog(language: str, root: Path = ROOT) -> None:
         write_mo(handle, catalog)
 
 
+def _require_english_book(root: Path) -> Path:
+    """_build/html, where the English build that every edition renders from must be."""
+    html_root = root / "_build" / "html"
+    if not (html_root / "index.html").exists():
+        raise CourseError("_build/html has no English book yet: run `make book` first")
+    return html_root
+
+
 def build_side_by_side(languages: list[str], jobs: int, root: Path = ROOT) -> None:
     """Render the editions in processes of their own, `jobs` at a time: each edition is one Sphinx build, which
     uses one core, and the editions share nothing but the English build they read."""
-    if not (root / "_build" / "html" / "index.html").exists():
-        raise CourseError("_build/html has no English book yet: run `make book` first")
+    _require_english_book(root)
     running: list[tuple[str, subprocess.Popen[bytes]]] = []
     failed: list[str] = []
     for language in [*languages, None]:
@@ -420,9 +427,7 @@ def build_side_by_side(languages: list[str], jobs: int, root: Path = ROOT) -> No
 
 def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
     """Render each edition into _build/html/<lang>/ from the executions the English build cached."""
-    html_root = root / "_build" / "html"
-    if not (html_root / "index.html").exists():
-        raise CourseError("_build/html has no English book yet: run `make book` first")
+    html_root = _require_english_book(root)
     with tempfile.TemporaryDirectory(dir=root / "_build") as scratch:
         extracted = extract_templates(Path(scratch) / "gettext", root)
     built = []

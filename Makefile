@@ -12,12 +12,23 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 JOBS ?= 2
 BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
-TAUGHT := $(shell sed -n 's/^torch==//p' constraints.txt)
+TAUGHT := $(shell sed -n 's/^torch==\([^ ]*\).*/\1/p' constraints.txt)
 RUNS := _build/runs
+STEPS := $(RUNS)/steps
+# Each step of `make test` runs through tools/step_times.py, which records its seconds for the closing summary.
+TIMED := $(PY) -m tools.step_times run $(STEPS)
+# The executor's pytest plugin (tools/pytest_plugin.py): one test per notebook and per exercise, one execution each.
+NOTEBOOK_RUN := -p tools.pytest_plugin -p no:cacheprovider --execute
+# What the notebooks step reads: a change to any of these runs it again.
+RUN_INPUTS := $(shell find notebooks tests/exercises tools -type f \( -name '*.ipynb' -o -name '*.py' -o -name '*.json' \) \
+	-not -path '*/.ipynb_checkpoints/*' -not -path '*/__pycache__/*')
+RUN_DONE := $(RUNS)/torch-$(TAUGHT)/run-1/.done
+# Under `make test` (MAKELEVEL 1) the static checks come first; a target run alone does not wait for them.
+STATIC_FIRST := $(if $(filter 1,$(MAKELEVEL)),static)
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book book-from-run test lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
 	student scan clean help
 
 help:
@@ -30,6 +41,7 @@ help:
 	@echo "make editions  check the Chinese and Korean catalogs (locales/) against the English; editions-update merges"
 	@echo "make quiz    write each lesson's quiz cells and instructors/quiz-room.md from quizzes/*.yml"
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
+	@echo "make nbval   nbval over every lesson of _toc.yml on one release (RELEASE=R, default the taught one)"
 	@echo "make flaky   the matrix three times per release, notebooks that start processes 29 times (RELEASE=R: one)"
 	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
 	@echo "make record-runs  execute every notebook on this machine's accelerator and keep the outputs in results/"
@@ -53,37 +65,55 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt -c constraints.txt
 	@touch $@
 
-# Executes (Jupyter Book's cache, _config.yml) only the notebooks that the cache lacks, then renders each translated
-# edition from the same cache into _build/html/<language>/ (tools/editions.py).
-book: $(VENV)/.book-deps
-	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
-	$(PY) -m tools.editions build --jobs $(JOBS)
-
-# `make test`'s book: built after `make notebooks`, from the executions it cached; fails if the build executed any.
+# The executed book: every notebook through the course's executor and its checks (`notebooks`), then the strict
+# build that renders that run from Jupyter Book's cache (and fails if it had to execute a notebook), then each
+# translated edition rendered from the same run into _build/html/<language>/ (tools/editions.py).
 # --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
-book-from-run: $(VENV)/.book-deps
-	$(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
+book: $(RUN_DONE) $(VENV)/.book-deps
+	$(TIMED) book -- $(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
-	$(PY) -m tools.editions build --jobs $(JOBS)
+	$(TIMED) editions-build -- $(PY) -m tools.editions build --jobs $(JOBS)
 
-# Each step is a target of its own; tools/steps.py runs them (typecheck beside notebooks, unit beside browser),
-# times each, and ends with a summary of their seconds, also written to $(RUNS)/make-test-steps.json.
+# `make test` in the order the Makefile shows (`make -n test`): the cheap static checks first (they fail within a
+# minute), then two at a time: the notebooks beside the type check, the book after the notebooks, the browser check
+# after the book, the fast unit tests and the integration tests where a slot is free. Each step's seconds go to
+# $(STEPS); the summary closes the output and goes to $(RUNS)/make-test-steps.json.
 test: $(VENV)/.test-deps
-	$(PY) -m tools.steps --summary $(RUNS)/make-test-steps.json
+	rm -rf $(STEPS) $(RUN_DONE) && mkdir -p $(STEPS)
+	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps || echo "$$?" > $(STEPS)/make.failed
+	$(PY) -m tools.step_times summary $(STEPS) --write $(RUNS)/make-test-steps.json
+
+test-steps: static notebooks typecheck book unit integration browser
+
+# The checks that read files only: lint, conventions, stamps, generated cells and pages, lesson sizes, catalogs.
+static: lint conventions editions
+
+conventions: $(VENV)/.book-deps
+	$(TIMED) conventions -- $(PY) -m tools.conventions
+	$(TIMED) stamps -- $(PY) -m tools.stamp --check
+	$(TIMED) quiz -- $(PY) -m tools.quiz attach --check
+	$(TIMED) quiz-room -- $(PY) -m tools.quiz room --check
+	$(TIMED) workshop -- $(PY) -m tools.workshop pages --check
+	$(TIMED) lesson-size -- $(PY) -m tools.lesson_size --check
 
 lint: $(VENV)/.test-deps
-	$(BIN)/ruff check tools tests notebooks torch_upgrade_scan
+	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
 
 # Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
 # glossary terms kept (tools/editions.py). After an English change: `make editions-update`, then translate.
 editions: $(VENV)/.book-deps
-	$(PY) -m tools.editions check
+	$(TIMED) editions -- $(PY) -m tools.editions check
 
 editions-update: $(VENV)/.book-deps
 	$(PY) -m tools.editions update
 
-unit: $(VENV)/.test-deps
-	$(PY) -m pytest tests --ignore=tests/browser -q
+# The fast loop: tools and conventions on small inputs, no kernel, no Sphinx build (well under a minute).
+unit: $(VENV)/.test-deps | $(STATIC_FIRST)
+	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser -q -m "not integration"
+
+# Tests that start kernels, build books or run mypy on fixtures (marked `integration`).
+integration: $(VENV)/.test-deps | $(STATIC_FIRST)
+	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser -q -m integration
 
 # Every exercise's check against its solution (must pass), the student stub and each wrong answer under
 # tests/exercises/<label>/ (must fail with a message), each notebook stopping after its last check: the authors'
@@ -93,17 +123,24 @@ exercises: $(VENV)/.test-deps
 
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
 # of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
-typecheck: $(VENV)/.test-deps
-	$(PY) -m tools.typecheck --python $(PY)
-	$(PY) -m tools.typecheck --python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
+typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
+	$(TIMED) typecheck -- $(PY) -m tools.typecheck --python $(PY) \
+		--python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
 
 # Every notebook executed once (tools/execute.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
 # exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.
-# Run records go to _build/runs/torch-<release>/run-1 (tools/runs.py has the schema), and each passing notebook
-# into the book's cache, from which the book is built without executing it again.
-notebooks: $(VENV)/.test-deps
-	$(PY) -m pytest -p tests.nbreport -p no:cacheprovider --execute --jobs $(JOBS) notebooks -q \
-		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --run-command "make test" --book-cache $(BOOK_CACHE)
+# Run records go to $(RUNS)/torch-<release>/run-1 (tools/runs.py has the schema), and each passing notebook
+# into the book's cache, from which the book is built without executing it again. Done again only when a notebook,
+# a wrong answer or a tool changed ($(RUN_DONE)); `make test` always runs it.
+notebooks: $(RUN_DONE)
+
+$(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) | $(STATIC_FIRST)
+	rm -f $@
+	$(TIMED) notebooks -- $(PY) -m pytest $(NOTEBOOK_RUN) --jobs $(JOBS) notebooks -q \
+		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --book-cache $(BOOK_CACHE) \
+		--notebooks-summary $(STEPS)/notebooks.summary.json \
+		$(if $(STATIC_FIRST),--run-command "make test" --steps-summary $(RUNS)/make-test-steps.json,--run-command "make book")
+	touch $@
 
 # The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/matrix.py).
 # The taught release is skipped when `make test` has just recorded it for the current sources.
@@ -117,6 +154,11 @@ flaky: $(VENV)/.test-deps
 	$(PY) -m tools.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \
 		$(if $(RELEASE),--releases $(RELEASE))
 
+# nbval over every lesson of _toc.yml on one release of the matrix (RELEASE=2.13.0; default: the taught one), as the
+# weekly workflow runs it on each: a library nobody here wrote, checking that every cell runs.
+nbval: $(VENV)/.test-deps
+	$(PY) -m tools.matrix nbval $(or $(RELEASE),$(TAUGHT))
+
 records: $(VENV)/.test-deps
 	$(PY) -m tools.matrix records
 
@@ -126,9 +168,8 @@ record-runs: $(VENV)/.test-deps
 status: $(VENV)/.book-deps
 	$(PY) -m tools.runs status
 
-browser: $(VENV)/.test-deps
-	@test -f _build/html/index.html || $(MAKE) book
-	$(PY) -m pytest tests/browser -q
+browser: book $(VENV)/.test-deps
+	$(TIMED) browser -- $(PY) -m pytest tests/browser -q
 
 stamp: $(VENV)/.book-deps
 	$(PY) -m tools.stamp

@@ -15,7 +15,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -34,12 +33,9 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tools import editions as catalogs  # noqa: E402
-from tools import quiz  # noqa: E402
+from tools import editions as catalogs
+from tools import quiz
+from tools.course import ROOT
 
 CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py
 _ = get_translation(CATALOG)

@@ -19,7 +19,6 @@ import hashlib
 import html
 import json
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +29,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tools import runs  # noqa: E402
-from tools.course import PLATFORMS, toc_files  # noqa: E402
+from tools import runs
+from tools.course import PLATFORMS, toc_files
 
 STATUS_PAGE = "chapters/where-it-has-run"
 PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}

@@ -15,7 +15,6 @@ writes them, translated, over the English ones this extension leaves in the edit
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,12 +22,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from tools import editions, workshop  # noqa: E402
-from tools.course import read_notebook  # noqa: E402
+from tools import editions, workshop
+from tools.course import read_notebook
+from tools.lesson import has_solutions
 
 _ = get_translation("course")  # translated in the editions (_ext/editions.py)
 
@@ -42,7 +38,7 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
     source = Path(app.srcdir) / f"{docname}.ipynb"
     if not docname.startswith("notebooks/") or not source.is_file():
         return
-    if not workshop.has_solutions(read_notebook(source)):
+    if not has_solutions(read_notebook(source)):
         return
     language = app.config.language or "en"
     if language == "en":

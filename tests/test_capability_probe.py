@@ -18,6 +18,8 @@ import torch
 from tools.course import ROOT, cell_source, read_notebook
 from tools.stamp import snippet_source
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 NOTEBOOK = ROOT / "notebooks" / "getting-started" / "know-your-accelerator.ipynb"
 NOT_SUPPORTED = "Backend doesn't support stream capture query."
 

@@ -116,13 +116,13 @@ def test_a_solution_without_toggle_prompts_is_caught(good_notebook: dict[str, An
 def test_exercise_metadata_must_list_each_exercise(good_notebook: dict[str, Any]) -> None:
     course = good_notebook["metadata"]["course"]
     course["exercises"][0]["level"] = "tricky"
-    assert "course.exercises[0]" in conventions.exercise_metadata(good_notebook)[0]
+    assert "course.exercises[0].level: 'tricky' is not one of" in conventions.metadata(good_notebook)[0]
     course["exercises"] = [{"label": "other", "minutes": 3, "level": "easy"}]
-    problems = conventions.exercise_metadata(good_notebook)
+    problems = conventions.metadata(good_notebook)
     assert "lists ['other'] but the notebook's exercise directives are ['add']" in problems[0]
     assert "course.minutes.exercises is 5, but course.exercises adds up to 3 minutes" in problems[1]
     del course["exercises"]
-    assert "lacks course.exercises" in conventions.exercise_metadata(good_notebook)[0]
+    assert "'exercises' is a required property" in conventions.metadata(good_notebook)[0]
 
 
 def test_a_figure_without_a_real_alt_text_is_caught(good_notebook: dict[str, Any]) -> None:

@@ -22,6 +22,8 @@ from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_note
 sys.path.insert(0, str(ROOT / "_ext"))
 import editions as ext  # the Sphinx extension, from _ext/
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 LANGUAGES = [e.language for e in ed.editions()]
 EXTRACT = ed.all_templates  # before any test replaces it
 

@@ -16,12 +16,15 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from nbclient import NotebookClient
 
 from tools import execute, runs
 from tools.course import ROOT
+
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
 SOLUTION_TAGS = {"tags": ["solution", "hide-input"], "jupyter": {"source_hidden": True}}
 
@@ -156,7 +159,7 @@ def test_pytest_reports_each_notebook_and_each_exercise(tmp_path: Path) -> None:
     cells = [*EXERCISE[:3], "print('Checked: total')", EXERCISE[4]]  # a check that accepts anything
     _notebook(tmp_path, "weak", *cells)
     records = tmp_path / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--execute",
+    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
                "--rootdir", str(tmp_path), "-c", os.devnull, "--wrong-answers", str(_wrong_answers(tmp_path)),
                "--run-records", str(records), "--book-cache", str(tmp_path / "cache"), "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -171,23 +174,6 @@ def test_pytest_reports_each_notebook_and_each_exercise(tmp_path: Path) -> None:
     assert record["outcome"] == "pass"
     assert record["exercises"][0]["label"] == "demo-sum" and not record["exercises"][0]["ok"]
     assert json.loads(json.dumps(record)) == record
-
-
-def test_the_step_summary_names_each_step_and_its_seconds() -> None:
-    from tools import steps
-
-    done = [steps.Step("lint", 1, 2.04, "pass"), steps.Step("unit", 2, 95.0, "pass", ["typecheck"]),
-            steps.Step("typecheck", 2, 61.0, "fail", ["unit"]), steps.Step("notebooks", 3)]
-    lines = steps.summary_lines(done, 158.3, {"start": [1.0, 1.0, 1.0], "end": [2.0, 1.5, 1.0]}, None)
-    assert lines[1].split() == ["lint", "2.0", "s", "pass"]
-    assert lines[3].split()[:4] == ["typecheck", "61.0", "s", "fail"] and "beside unit" in lines[3]
-    assert lines[4].split() == ["notebooks", "-", "not", "run"]
-    assert lines[5].startswith("  total") and "158.3 s" in lines[5]
-    assert steps.main(["no-such-step"]) == 2
-    order = [name for stage in steps.PLAN for name in stage]
-    every_check = ["book", "browser", "editions", "lint", "notebooks", "typecheck", "unit"]
-    assert sorted(order) == every_check, "every check is a step"
-    assert order.index("notebooks") < order.index("book") < order.index("browser"), "each reads the one before"
 
 
 def test_the_matrix_and_the_recording_run_the_same_executor(tmp_path: Path) -> None:

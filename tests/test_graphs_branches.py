@@ -21,8 +21,10 @@ import pytest
 import torch
 
 from tools.course import ROOT, cell_source, cell_tags, read_notebook
+from tools.lesson import STUB
 from tools.stamp import snippet_source
-from tools.workshop import STUB
+
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
 GRAPHS = ROOT / "notebooks" / "graphs"
 COND = GRAPHS / "cond-in-graphs.ipynb"

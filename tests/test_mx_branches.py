@@ -18,6 +18,8 @@ import torch.nn.functional as F
 
 from tools.course import ROOT, cell_source, read_notebook
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 FOLDER = ROOT / "notebooks" / "mx-quantization"
 FLOAT8 = (torch.float8_e4m3fn, torch.float8_e5m2, torch.float8_e8m0fnu)
 MPS_REFUSAL = "Trying to convert Float8_e4m3fn to the MPS backend but it does not have support for that dtype."

@@ -18,6 +18,8 @@ import torch
 
 from tools.course import ROOT, cell_source, read_notebook
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 NOTEBOOK = ROOT / "notebooks" / "optimizers-and-compiler" / "fused-adagrad.ipynb"
 LR = 0.01
 WIDE = (torch.float64, torch.float32)

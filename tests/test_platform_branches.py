@@ -24,6 +24,8 @@ import torch
 from tools.course import ROOT, cell_source, read_notebook
 from tools.stamp import snippet_source
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 NOTEBOOKS = ROOT / "notebooks"
 CUDA = NOTEBOOKS / "platforms" / "cuda.ipynb"
 MPS = NOTEBOOKS / "platforms" / "mps.ipynb"

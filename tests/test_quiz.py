@@ -98,6 +98,7 @@ def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> N
     assert len(shown) == 1 and "<details>" in shown[0].data and namespace["answer_form"] is None
 
 
+@pytest.mark.integration
 def test_the_cells_run_in_a_kernel_with_no_repository_files(tmp_path: Path) -> None:
     """The stamped runtime and a question cell alone, executed where no course file is (as on Colab)."""
     import nbformat

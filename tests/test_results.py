@@ -11,6 +11,8 @@ import torch
 from tools.course import RESULTS
 from tools.results import problems, provenance, result_name, write_result
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 RESULT_FILES = sorted(RESULTS.glob("*.json"))
 
 

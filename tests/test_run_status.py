@@ -1,7 +1,7 @@
 """Run records on the page: the status table, the line on every notebook page, recorded runs.
 
 The whole path is exercised on a small book laid out like the course: a notebook runs under
-nbval with the course's plugin (records, executed copy), the executed copy is marked as a
+the course's executor (tools/pytest_plugin.py) (records, executed copy), the executed copy is marked as a
 recording, and the book is built with the course's configuration and extensions.
 """
 
@@ -17,10 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
+import pytest
 import yaml
 
 from tools import matrix, runs
-from tools.course import ROOT, read_notebook, write_notebook
+from tools.course import ROOT, read_notebook, taught_release, write_notebook
+
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
 HELLO = "import uuid\nprint('output', uuid.uuid4())"
 
@@ -49,7 +52,7 @@ def test_committed_records_follow_the_schema() -> None:
 
 
 def test_the_matrix_starts_with_the_taught_release() -> None:
-    assert matrix.releases()[0] == matrix.taught_release() == "2.12.0"
+    assert matrix.releases()[0] == taught_release() == "2.12.0"
     assert len(matrix.releases()) >= 3
 
 
@@ -59,8 +62,8 @@ def _tiny_book(tmp_path: Path) -> Path:
     shutil.copy(ROOT / "chapters" / "where-it-has-run.md", book / "chapters")
     (book / "index.md").write_text("# A tiny book\n\nIt tests the run records.\n")
     config = yaml.safe_load((ROOT / "_config.yml").read_text())
-    extensions = ("run_status", "unique_scripts", "editions")
-    config["sphinx"]["local_extensions"] = {name: str(ROOT / "_ext") for name in extensions}
+    extensions = ("_ext.run_status", "_ext.unique_scripts", "_ext.editions")
+    config["sphinx"]["local_extensions"] = {name: str(ROOT) for name in extensions}
     config["execute"]["cache"] = str(tmp_path / "cache")
     config["html"].pop("favicon", None)
     (book / "_config.yml").write_text(yaml.safe_dump(config))
@@ -75,8 +78,8 @@ def _tiny_book(tmp_path: Path) -> Path:
     return book
 
 
-def _nbval(book: Path, records: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--nbval-lax",
+def _execute(book: Path, records: Path, *extra: str) -> None:
+    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
                "--rootdir", str(book), "-c", os.devnull, "--run-records", str(records), *extra, "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env, check=False)
@@ -104,8 +107,8 @@ def test_stale_and_flaky_records(tmp_path: Path) -> None:
 def test_a_recorded_run_renders_without_execution(tmp_path: Path) -> None:
     book = _tiny_book(tmp_path)
     recorded = book / "results" / "recorded" / "cpu_fixture"
-    _nbval(book, book / "results" / "runs" / "cpu-torch-x" / "run-1")
-    _nbval(book, recorded / "records", "--save-executed", str(recorded))
+    _execute(book, book / "results" / "runs" / "cpu-torch-x" / "run-1")
+    _execute(book, recorded / "records", "--save-executed", str(recorded))
     [(_, record)] = runs.load_records(recorded / "records")
     executed = book / record["executed_notebook"]
     matrix.mark_recorded(executed, record)

@@ -15,6 +15,8 @@ import yaml
 from tools.course import ROOT
 from torch_upgrade_scan import scan as upgrade_scan
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 CORPUS = ROOT / "tests" / "fixtures" / "scan_corpus"
 VERDICTS = yaml.safe_load((CORPUS / "verdicts.yml").read_text(encoding="utf-8"))
 # Projects the scanner was tuned or measured on before issue 24's corpus: not "code it has never seen".

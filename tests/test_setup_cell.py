@@ -15,6 +15,8 @@ import torch
 
 from tools.stamp import snippet_source
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 
 def run_setup() -> dict[str, Any]:
     namespace: dict[str, Any] = {"__name__": "setup_cell_under_test"}

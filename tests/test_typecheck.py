@@ -19,6 +19,8 @@ from tools import typecheck
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook
 from tools.stamp import snippet_source
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 TARGET = os.environ.get("TYPECHECK_PYTHON", sys.executable)
 
 BAD_CELLS = {

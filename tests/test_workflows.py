@@ -173,3 +173,17 @@ def test_weekly_checks_open_an_issue_when_they_fail() -> None:
     # Only the report job may write; every other job reads.
     assert workflow["permissions"] == {"contents": "read"}
     assert all("permissions" not in job for name, job in jobs.items() if name != "report")
+
+
+def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
+    from tools import matrix
+    from tools.course import notebook_paths
+
+    lessons = matrix.nbval_notebooks()
+    on_disk = sorted(path.relative_to(ROOT).as_posix() for path in notebook_paths())
+    assert sorted(lessons) == on_disk, "nbval must run exactly the notebooks under notebooks/, all listed in _toc.yml"
+    command = matrix.nbval_command("python")
+    assert "--nbval-lax" in command and command[-len(lessons):] == lessons
+    job = _workflow("weekly.yml")["jobs"]["nbval"]
+    assert job["strategy"]["matrix"]["release"] == "${{ fromJSON(needs.releases.outputs.list) }}"
+    assert any('make nbval RELEASE="${{ matrix.release }}"' in str(step.get("run", "")) for step in _steps(job))

@@ -14,7 +14,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from tools import conventions, lesson_size, workshop
+from tools import conventions, lesson, lesson_size, workshop
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 GUIDE = f"""# Workshop
@@ -132,7 +132,7 @@ def test_course_exercises_must_match_the_exercises(track_course: Path) -> None:
     notebook = read_notebook(path)
     notebook["metadata"]["course"]["exercises"].pop()
     write_notebook(path, notebook)
-    with pytest.raises(CourseError, match="must list the exercises"):
+    with pytest.raises(CourseError, match=r"course.exercises lists .* but the notebook's exercise directives are"):
         workshop.exercises(track_course)
 
 
@@ -141,7 +141,7 @@ def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
     notebook = read_notebook(path)
     notebook["cells"][3]["source"] = "```{exercise} No label\nDo it.\n```"
     write_notebook(path, notebook)
-    with pytest.raises(CourseError, match="'No label' has no :label:"):
+    with pytest.raises(CourseError, match=r"the exercise 'No label' \(cell 3\) has no :label:"):
         workshop.exercises(course)
 
 
@@ -429,7 +429,7 @@ def test_student_notebooks(tmp_path: Path) -> None:
         for index, (before, after) in enumerate(zip(original["cells"], student["cells"], strict=True)):
             assert after["metadata"] == before["metadata"], "tags and metadata are kept"
             if "solution" in cell_tags(before):
-                assert cell_source(after) == workshop.STUB, "the solution is replaced by the stub, whole"
+                assert cell_source(after) == lesson.STUB, "the solution is replaced by the stub, whole"
             else:
                 assert after == before, f"cell {index} (a check, the lesson or the setup) is kept as it was"
         assert conventions.exercises(student) == [], "the student notebook still passes the exercise checks"
@@ -444,6 +444,7 @@ def test_the_student_folder_must_be_a_folder(tmp_path: Path, capsys: pytest.Capt
 
 # ---- student copies --------------------------------------------------------------------------------------------------
 
+@pytest.mark.integration
 @pytest.mark.parametrize("entry", ["notebooks/graphs/accelerator-graph", "notebooks/mx-quantization/mx-matmul"])
 def test_a_student_copy_runs_and_fails_only_at_the_checks_of_its_missing_solutions(entry: str, tmp_path: Path) -> None:
     """The copy the site publishes, run alone in an empty folder (two quick lessons here; the weekly workflow runs
@@ -451,13 +452,14 @@ def test_a_student_copy_runs_and_fails_only_at_the_checks_of_its_missing_solutio
     assert workshop.student_copy_problems(entry, tmp_path) == []
 
 
+@pytest.mark.integration
 def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path: Path) -> None:
     """A lesson cell after the exercise that uses the solution's result fails in the student copy: reported."""
     root = tmp_path / "book"
     entry = "notebooks/graphs/accelerator-graph"
     (root / "notebooks" / "graphs").mkdir(parents=True)
     notebook = read_notebook(ROOT / f"{entry}.ipynb")
-    from tools.exercises import exercise_cells
+    from tools.lesson import exercise_cells
 
     (first, *_) = exercise_cells(notebook, ROOT / f"{entry}.ipynb")
     names = re.findall(r"^(?:def\s+)?(\w+)\s*[=(]", cell_source(notebook["cells"][first.solution]), re.MULTILINE)
@@ -474,8 +476,8 @@ def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) 
     for path in written:
         student = read_notebook(path)
         solutions = [cell for cell in student["cells"] if "solution" in cell_tags(cell)]
-        assert solutions and all(cell_source(cell) == workshop.STUB for cell in solutions), path
-    lessons = {path.name for path in notebook_paths() if workshop.has_solutions(read_notebook(path))}
+        assert solutions and all(cell_source(cell) == lesson.STUB for cell in solutions), path
+    lessons = {path.name for path in notebook_paths() if lesson.has_solutions(read_notebook(path))}
     assert {path.name for path in written} == lessons
     with pytest.raises(CourseError, match="under notebooks/ only"):
         workshop.student_path("chapters/workshop")

@@ -11,9 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tools import lesson
 from tools.course import (
-    EXERCISE,
-    EXERCISE_LABEL,
     PLATFORMS,
     ROOT,
     CourseError,
@@ -58,22 +57,8 @@ def header(notebook: dict[str, Any]) -> list[str]:
 
 
 def metadata(notebook: dict[str, Any]) -> list[str]:
-    course = notebook.get("metadata", {}).get("course")
-    if not isinstance(course, dict):
-        return ["notebook metadata lacks 'course' (platforms, minutes, multi_process, budget_seconds)"]
-    problems = []
-    platforms = course.get("platforms")
-    if not isinstance(platforms, list) or not platforms or not set(platforms) <= set(PLATFORMS):
-        problems.append(f"course.platforms must be a non-empty list drawn from {list(PLATFORMS)}")
-    minutes = course.get("minutes")
-    if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) and minutes[k] >= 0
-                                               for k in ("teaching", "exercises"))
-            and minutes["teaching"] > 0):
-        problems.append("course.minutes must give whole minutes for 'teaching' (> 0) and 'exercises'")
-    if not isinstance(course.get("multi_process"), bool):
-        problems.append("course.multi_process must be true or false")
-    if course.get("budget_seconds") not in (30, 90):
-        problems.append("course.budget_seconds must be 30, or 90 for notebooks that compile or start processes")
+    """metadata.course follows its schema (tools/schemas/course-metadata.schema.json) and lists the exercises."""
+    problems = lesson.metadata_problems(notebook)
     if notebook.get("metadata", {}).get("kernelspec", {}).get("name") != "python3":
         problems.append("the kernelspec must be python3")
     return problems
@@ -94,36 +79,33 @@ def assertions(notebook: dict[str, Any]) -> list[str]:
 
 
 def exercises(notebook: dict[str, Any]) -> list[str]:
-    """Each exercise is followed by a hidden solution cell and a check cell that asserts."""
-    cells = notebook["cells"]
-    blocks = {i: EXERCISE.search(cell_source(c)) for i, c in enumerate(cells) if c.get("cell_type") == "markdown"}
-    starts = [i for i, block in blocks.items() if block]
-    if not starts:
+    """Each exercise has a hidden solution cell (a Colab form) and a check cell that asserts (tools/lesson.py pairs
+    them, as the harness does)."""
+    if not lesson.exercise_blocks(notebook):
         return ["the notebook has no exercise (a markdown cell with a {exercise} directive)"]
+    try:
+        pairs = lesson.exercise_cells(notebook, Path("notebook"))
+    except CourseError as error:
+        return [str(error).removeprefix("notebook: ")]
+    cells = notebook["cells"]
     problems = []
-    for start in starts:
-        if not EXERCISE_LABEL.search(blocks[start].group("body")):
-            problems.append(f"the exercise in cell {start} has no :label:")
-        follow = cells[start + 1:start + 3]
-        if len(follow) < 2 or any(c.get("cell_type") != "code" for c in follow):
-            problems.append(f"the exercise in cell {start} must be followed by a solution cell and a check cell")
-            continue
-        solution, check = follow
+    for pair in pairs:
+        solution, check = cells[pair.solution], cells[pair.check]
         meta = solution.get("metadata", {})
-        if not {"solution", "hide-input"} <= set(cell_tags(solution)):
-            problems.append(f"the solution of cell {start} must be tagged 'solution' and 'hide-input'")
+        if "hide-input" not in cell_tags(solution):
+            problems.append(f"the solution of {pair.label} (cell {pair.solution}) must be tagged 'hide-input'")
         if meta.get("jupyter", {}).get("source_hidden") is not True:
-            problems.append(f"the solution of cell {start} must be hidden in JupyterLab (jupyter.source_hidden)")
+            problems.append(f"the solution of {pair.label} (cell {pair.solution}) must be hidden in JupyterLab "
+                            "(jupyter.source_hidden)")
         if meta.get("colab", {}).get("cellView") != "form" or not cell_source(solution).startswith(SOLUTION_TITLE):
-            problems.append(f"the solution of cell {start} must be a Colab form "
+            problems.append(f"the solution of {pair.label} (cell {pair.solution}) must be a Colab form "
                             f"('{SOLUTION_TITLE} ...', cellView form)")
         if not ASSERTION.search(cell_source(check)):
-            problems.append(f"the check after the solution of cell {start} must assert")
+            problems.append(f"the check of {pair.label} (cell {pair.check}) must assert")
     return problems
 
 
 SOLUTION_PROMPTS = {"code_prompt_show": "Show solution", "code_prompt_hide": "Hide solution"}
-LEVELS = ("easy", "medium", "hard")
 MIN_CHAPTER_EXERCISES = 3
 MAX_CELL_LINES = 30
 MIN_FONT_SIZE = 9
@@ -137,17 +119,6 @@ def _code_cells(notebook: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     return [(i, c) for i, c in enumerate(notebook["cells"]) if c.get("cell_type") == "code"]
 
 
-def _labels(notebook: dict[str, Any]) -> list[str]:
-    """The exercise labels of a notebook, in order."""
-    found = []
-    for cell in notebook["cells"]:
-        if cell.get("cell_type") == "markdown":
-            for block in EXERCISE.finditer(cell_source(cell)):
-                label = EXERCISE_LABEL.search(block.group("body"))
-                found.append(label.group(1) if label else "")
-    return found
-
-
 def solution_prompts(notebook: dict[str, Any]) -> list[str]:
     """Solution cells say what their toggle does in the book (myst-nb's code_prompt_show/hide)."""
     problems = []
@@ -158,34 +129,6 @@ def solution_prompts(notebook: dict[str, Any]) -> list[str]:
         if any(mystnb.get(key) != value for key, value in SOLUTION_PROMPTS.items()):
             problems.append(f"solution cell {index}: add cell metadata \"mystnb\": {{\"code_prompt_show\": "
                             f"\"Show solution\", \"code_prompt_hide\": \"Hide solution\"}}")
-    return problems
-
-
-def exercise_metadata(notebook: dict[str, Any]) -> list[str]:
-    """course.exercises lists each exercise (label, minutes, level) in order; their minutes add up."""
-    course = notebook.get("metadata", {}).get("course", {})
-    labels = _labels(notebook)
-    listed = course.get("exercises") if isinstance(course, dict) else None
-    hint = ('set notebook metadata course.exercises to [{"label": ..., "minutes": N, "level": "easy"|"medium"|'
-            f'"hard"}}, ...], one per exercise in notebook order (here: {labels})')
-    if not isinstance(listed, list):
-        return [f"the notebook metadata lacks course.exercises: {hint}"]
-    problems = []
-    for position, entry in enumerate(listed):
-        minutes = entry.get("minutes") if isinstance(entry, dict) else None
-        if not (isinstance(entry, dict) and set(entry) == {"label", "minutes", "level"}
-                and isinstance(entry["label"], str) and entry["level"] in LEVELS
-                and isinstance(minutes, int) and not isinstance(minutes, bool) and minutes > 0):
-            problems.append(f"course.exercises[{position}] is {entry!r}: it must be "
-                            f'{{"label": ..., "minutes": N > 0, "level": one of {list(LEVELS)}}}')
-    named = [entry.get("label") if isinstance(entry, dict) else None for entry in listed]
-    if named != labels:
-        problems.append(f"course.exercises lists {named} but the notebook's exercise directives are {labels}: {hint}")
-    minutes = course.get("minutes", {})
-    total = sum(e["minutes"] for e in listed if isinstance(e, dict) and isinstance(e.get("minutes"), int))
-    if isinstance(minutes, dict) and minutes.get("exercises") != total:
-        problems.append(f"course.minutes.exercises is {minutes.get('exercises')}, but course.exercises adds up to "
-                        f"{total} minutes: make them equal")
     return problems
 
 
@@ -232,7 +175,7 @@ def cell_length(notebook: dict[str, Any]) -> list[str]:
     return problems
 
 
-CHECKS = (stored_outputs, header, metadata, setup_cell, assertions, exercises, solution_prompts, exercise_metadata,
+CHECKS = (stored_outputs, header, metadata, setup_cell, assertions, exercises, solution_prompts,
           figure_alt_text, font_sizes, cell_length)
 
 
@@ -240,7 +183,7 @@ def chapter_problems(root: Path = ROOT) -> list[str]:
     """Each chapter that ends with practice (tools.course.practice_chapters) has enough exercises."""
     problems = []
     for chapter in practice_chapters(root):
-        count = sum(len(_labels(read_notebook(root / f"{entry}.ipynb"))) for entry in chapter.notebooks)
+        count = sum(len(lesson.exercise_labels(read_notebook(root / f"{entry}.ipynb"))) for entry in chapter.notebooks)
         if count < MIN_CHAPTER_EXERCISES:
             problems.append(f"{chapter.entry} has {count} exercise(s) across its notebooks "
                             f"({', '.join(chapter.notebooks) or 'none'}): give it at least {MIN_CHAPTER_EXERCISES}, "

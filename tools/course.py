@@ -19,13 +19,20 @@ NOTEBOOKS = ROOT / "notebooks"
 RESULTS = ROOT / "results"
 SNIPPETS = ROOT / "tools" / "snippets"
 PLATFORMS = ("cuda", "rocm", "mps", "xpu", "cpu")
-# An exercise is a sphinx-exercise directive in a markdown cell; its label opens a line of the body.
-EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
-EXERCISE_LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
+CONSTRAINTS = ROOT / "constraints.txt"
 
 
 class CourseError(Exception):
     """A problem with the course's files, worded for the person who has to fix it."""
+
+
+def taught_release(root: Path = ROOT) -> str:
+    """The release the book teaches and is executed on: the one `torch==` line of constraints.txt."""
+    path = root / CONSTRAINTS.name
+    pins = re.findall(r"^torch==(\S+)", path.read_text(encoding="utf-8"), re.MULTILINE)
+    if len(pins) != 1:
+        raise CourseError(f"{path}: expected one line torch==<release>")
+    return pins[0]
 
 
 def notebook_paths(root: Path = ROOT) -> list[Path]:

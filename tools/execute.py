@@ -20,7 +20,7 @@ run serves every check of `make test`:
     python -m tools.execute --check-book-cache [DIR]
                  after a book build: every notebook page came from this executor's run (the build executed none)
 
-`make test` runs it through pytest (`-p tests.nbreport --execute`, one test per notebook and one per exercise);
+`make test` runs it through pytest (`-p tools.pytest_plugin --execute`, one test per notebook and one per exercise);
 with --jobs 2 two notebooks run at a time, the longest first, and a notebook that starts processes of its own
 (course.multi_process) runs alone.
 """
@@ -29,25 +29,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import copy
 import dataclasses
-import os
+import json
 import re
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tools import exercises as harness
-from tools import runs
-from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook
-from tools.steps import STEPS_ENV
+from tools import harness, runs
+from tools.book_cache import BOOK_CACHE, book_cache_problems, cache_executed
+from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook, taught_release
+from tools.kernel import KernelStopped, MemoryWatch, NotebookKernel
+from tools.lesson import ExerciseCells, budget_seconds, exercise_cells, runs_alone
 
-CELL_TIMEOUT = 300  # seconds a cell may run, as the book's `execute.timeout`
-BOOK_CACHE = ROOT / "_build" / ".jupyter_cache"
-EXECUTOR = "tools.execute"  # stored with each notebook this tool puts into the book's cache
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -64,6 +60,7 @@ class Options:
     executed: Path | None = None  # write each executed notebook here
     book_cache: Path | None = None  # store each passing notebook in this Jupyter Book cache
     root: Path = ROOT  # notebooks are named relative to it in records
+    steps: Path | None = None  # `make test`'s step summary, which each record of its run names
 
 
 @dataclasses.dataclass
@@ -116,101 +113,6 @@ class Result:
                 f"failed: {self.failure.error}\n\n{self.failure.detail}")
 
 
-class _Kernel:
-    """The kernel of one notebook: its own cells run in place, code of the harness runs beside them."""
-
-    def __init__(self, notebook: Any, folder: Path) -> None:
-        from jupyter_client.kernelspec import KernelSpecManager
-        from jupyter_client.manager import AsyncKernelManager
-        from nbclient import NotebookClient
-
-        class ThisInterpreter(KernelSpecManager):  # `python3` is ipykernel in sys.executable, whatever is installed
-            def get_kernel_spec(self, kernel_name: str) -> Any:
-                if kernel_name == "python3":
-                    from ipykernel.kernelspec import RESOURCES, get_kernel_dict
-
-                    return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
-                return super().get_kernel_spec(kernel_name)
-
-        self.notebook = notebook
-        manager = AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ThisInterpreter())
-        # record_timing=False: timing metadata in the cells would change the notebook's hash in the book's cache.
-        self.client = NotebookClient(notebook, km=manager, kernel_name="python3", timeout=CELL_TIMEOUT,
-                                     allow_errors=False, record_timing=False,
-                                     resources={"metadata": {"path": str(folder)}})
-
-    async def __aenter__(self) -> _Kernel:
-        from jupyter_core.utils import ensure_async
-
-        self._context = self.client.async_setup_kernel(cleanup_kc=True)
-        await self._context.__aenter__()
-        assert self.client.kc is not None
-        reply = await self.client.async_wait_for_reply(await ensure_async(self.client.kc.kernel_info()))
-        if reply is not None and "language_info" in reply["content"]:
-            self.notebook.metadata["language_info"] = reply["content"]["language_info"]
-        return self
-
-    async def __aexit__(self, *exc: Any) -> None:
-        await self._context.__aexit__(*exc)
-
-    @property
-    def pid(self) -> int | None:
-        return getattr(getattr(self.client.km, "provisioner", None), "pid", None)
-
-    def peak_rss(self) -> int:
-        """The kernel's peak resident memory (VmHWM) in bytes, or 0 where it cannot be read."""
-        return _status_kib(self.pid, "VmHWM") * 1024
-
-    def cpu_seconds(self) -> float:
-        """CPU time the kernel and the processes it waited for have used (user and system), 0 where unknown.
-
-        Unlike wall time it hardly depends on what else the machine runs, so it compares runs on a shared machine."""
-        try:
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, TypeError, IndexError):
-            return 0.0
-        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
-    async def run(self, cell: Any, index: int, count: int) -> Any:
-        """Run one of the notebook's cells in place; the CellExecutionError, or None when it finished."""
-        from nbclient.exceptions import CellExecutionError
-
-        try:
-            await self.client.async_execute_cell(cell, index, execution_count=count)
-        except CellExecutionError as error:
-            return error
-        for output in cell.outputs:
-            if output.get("output_type") == "execute_result":
-                output["execution_count"] = count
-        return None
-
-    async def scratch(self, source: str, tags: Sequence[str] = ()) -> tuple[str, str] | None:
-        """Run code that is not one of the notebook's cells, outside its history; its outputs are dropped."""
-        import nbformat
-        from nbclient.exceptions import CellExecutionError
-
-        cell = nbformat.v4.new_code_cell(source, metadata={"tags": list(tags)})
-        self.notebook.cells.append(cell)
-        try:
-            await self.client.async_execute_cell(cell, len(self.notebook.cells) - 1, store_history=False)
-        except CellExecutionError as error:
-            return error.ename, error.evalue.strip()
-        finally:
-            self.notebook.cells.pop()
-        return None
-
-
-def _status_kib(pid: int | None, field: str) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except (OSError, TypeError):
-        return 0
-    for line in status.splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1])
-    return 0
-
-
 def _name(path: Path, root: Path) -> str:
     try:
         return path.resolve().relative_to(root.resolve()).as_posix()
@@ -221,14 +123,12 @@ def _name(path: Path, root: Path) -> str:
 async def execute_async(path: Path, options: Options, env: dict[str, Any] | None = None) -> Result:
     """Run one notebook (see the module's docstring); write its record, executed copy and cache entry if asked."""
     import nbformat
-    from nbclient.exceptions import CellTimeoutError, DeadKernelError
-
     source = read_notebook(path)
     notebook = nbformat.read(str(path), as_version=4)
     result = Result(path=path, name=_name(path, options.root), executed=notebook)
-    proving: dict[int, harness.ExerciseCells] = {}
+    proving: dict[int, ExerciseCells] = {}
     if options.exercises:
-        found = harness.exercise_cells(source, path)
+        found = exercise_cells(source, path)
         if options.only is not None:
             unknown = options.only - {e.label for e in found}
             if unknown:
@@ -242,7 +142,7 @@ async def execute_async(path: Path, options: Options, env: dict[str, Any] | None
         return result
     code = {index: n for n, index in enumerate(i for i, c in enumerate(notebook.cells) if c.cell_type == "code")}
     started = time.perf_counter()
-    async with _Kernel(notebook, path.parent) as kernel:
+    async with NotebookKernel(notebook, path.parent) as kernel:
         await kernel.scratch(runs.SHOW_TORCH_DEPRECATIONS)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type != "code":
@@ -258,9 +158,9 @@ async def execute_async(path: Path, options: Options, env: dict[str, Any] | None
                 ran = time.perf_counter()
                 error = await kernel.run(cell, index, code[index] + 1)
                 result.seconds += time.perf_counter() - ran
-            except (CellTimeoutError, DeadKernelError) as stopped:  # over CELL_TIMEOUT, or the kernel died
+            except KernelStopped as stopped:  # over CELL_TIMEOUT, or the kernel died
                 text = str(stopped).strip()
-                line = f"{type(stopped).__name__}: {text.splitlines()[0] if text else ''}"
+                line = text.splitlines()[0]
                 if index in proving and not reports[index].seconds:  # a stub or wrong answer stopped it
                     reports[index].problems.append(f"the run stopped while the stub and wrong answers ran: {line}")
                     line = f"{line} (while the stub and wrong answers of {proving[index].label} ran)"
@@ -316,8 +216,8 @@ def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[st
                                       for r in result.exercises]
     result.record["wall_seconds"] = round(result.wall_seconds, 2)
     result.record["cpu_seconds"] = round(result.cpu_seconds, 2)
-    if os.environ.get(STEPS_ENV):  # run by `make test` (tools/steps.py): the file of its step times
-        result.record["steps"] = runs.relative_path(Path(os.environ[STEPS_ENV]), options.root)
+    if options.steps is not None:
+        result.record["steps"] = runs.relative_path(options.steps, options.root)
     if options.records is not None:
         runs.write_record(options.records, result.record)
     if options.book_cache is not None and result.passed:
@@ -325,39 +225,27 @@ def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[st
         result.cached = True
 
 
-def cache_executed(cache_path: Path, path: Path, executed: Any, seconds: float) -> None:
-    """Store an executed notebook in a Jupyter Book (jupyter-cache) cache, where the book's build finds it.
-
-    The cache matches a notebook by the hash of its code cells' sources and metadata and its kernelspec, so the
-    executed notebook keeps every cell's metadata as the source has it (nbclient ran without timing metadata)."""
-    from jupyter_cache import get_cache
-    from jupyter_cache.base import CacheBundleIn
-
-    cache = get_cache(str(cache_path))
-    bundle = CacheBundleIn(copy.deepcopy(executed), str(path.resolve()),
-                           data={"execution_seconds": round(seconds, 2), "executor": EXECUTOR})
-    cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+async def _learner_run(notebook: Any, folder: Path) -> list[int]:
+    failed = []
+    async with NotebookKernel(notebook, folder) as kernel:
+        count = 0
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type == "code":
+                count += 1
+                if await kernel.run(cell, index, count) is not None:
+                    failed.append(index)
+    return failed
 
 
-def book_cache_problems(cache_path: Path, paths: Iterable[Path]) -> list[str]:
-    """Notebooks whose entry in the book's cache was not written by this executor: the book executed them.
-
-    After `make test`'s book build every notebook's entry must be this executor's; a notebook the build had to
-    execute gets an entry written by the build (or none, if it failed)."""
+def run_as_learner(notebook: dict[str, Any], folder: Path) -> tuple[Any, list[int]]:
+    """Run a notebook as a learner does, alone in `folder`, every cell even after one fails (no gate, no harness):
+    the executed notebook and the indices of the cells that failed."""
     import nbformat
-    from jupyter_cache import get_cache
 
-    cache = get_cache(str(cache_path))
-    problems = []
-    for path in paths:
-        try:
-            record = cache.match_cache_notebook(nbformat.read(str(path), as_version=4))
-        except KeyError:
-            problems.append(f"{_name(path, ROOT)}: not in {cache_path}")
-            continue
-        if record.data.get("executor") != EXECUTOR:
-            problems.append(f"{_name(path, ROOT)}: the book build executed it (cache entry {record.pk})")
-    return problems
+    folder.mkdir(parents=True, exist_ok=True)
+    executed = nbformat.reads(json.dumps(notebook), as_version=4)
+    failed = asyncio.run(_learner_run(executed, folder))
+    return executed, failed
 
 
 def execute_notebook(path: Path, options: Options | None = None) -> Result:
@@ -365,78 +253,13 @@ def execute_notebook(path: Path, options: Options | None = None) -> Result:
     return asyncio.run(execute_async(path, options or Options()))
 
 
-class MemoryWatch:
-    """The peak of the resident memory of this process and all its descendants, sampled twice a second."""
-
-    def __init__(self, interval: float = 0.5) -> None:
-        self.interval = interval
-        self.peak_bytes = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def __enter__(self) -> MemoryWatch:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _watch(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.peak_bytes = max(self.peak_bytes, tree_rss(os.getpid()))
-
-    @staticmethod
-    def sample() -> int:
-        return tree_rss(os.getpid())
-
-
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and its descendants (0 where /proc cannot be read)."""
-    children: dict[int, list[int]] = {}
-    rss: dict[int, int] = {}
-    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else []:
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        child = int(entry.name)
-        children.setdefault(int(fields[1]), []).append(child)
-        rss[child] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
-    total, todo = 0, [pid]
-    while todo:
-        current = todo.pop()
-        total += rss.get(current, 0)
-        todo += children.get(current, [])
-    return total
-
-
 def expected_seconds(path: Path, release: str | None = None) -> float:
     """How long a notebook ran last time (committed CPU records of the taught release), else its budget."""
     notebook = runs.relative_path(path)
-    for _, record in runs.load_records(runs.RUNS / f"cpu-torch-{release or _taught()}"):
+    for _, record in runs.load_records(runs.RUNS / f"cpu-torch-{release or taught_release()}"):
         if record["notebook"] == notebook:
             return float(record["seconds"])
-    try:
-        return float(read_notebook(path)["metadata"]["course"]["budget_seconds"])
-    except (CourseError, KeyError, TypeError, ValueError):
-        return 30.0
-
-
-def _taught() -> str:
-    from tools.matrix import taught_release
-
-    return taught_release()
-
-
-def runs_alone(path: Path) -> bool:
-    """A notebook that starts processes of its own (course.multi_process) keeps the machine to itself."""
-    try:
-        return bool(read_notebook(path)["metadata"]["course"]["multi_process"])
-    except (CourseError, KeyError, TypeError):
-        return False
+    return float(budget_seconds(path) or 30)
 
 
 def schedule(paths: Sequence[Path]) -> list[Path]:

@@ -39,8 +39,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.course import EXERCISE, ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
-from tools.exercises import exercise_cells
+from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
+from tools.lesson import course, exercise_cells, has_exercise
 
 # ---- limits (GUIDE.md, "Size") ---------------------------------------------------------------------------------------
 MAX_WORDS = 1200
@@ -154,7 +154,7 @@ def teaching_cells(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]]
                     closing_level = len(closed.group(1))
         if closing_level is not None:
             skipped.add(index)
-        if any(tag.startswith("stamp:") for tag in tags) or EXERCISE.search(source):
+        if any(tag.startswith("stamp:") for tag in tags) or has_exercise(source):
             skipped.add(index)
     return [cell for index, cell in enumerate(cells) if index not in skipped]
 
@@ -162,9 +162,8 @@ def teaching_cells(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]]
 def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
     """The size of one lesson; the run time comes from `course.timing.seconds` unless given."""
     notebook = read_notebook(path)
-    course = notebook.get("metadata", {}).get("course", {})
     if run_seconds is None:
-        timing = course.get("timing", {}) if isinstance(course, dict) else {}
+        timing = course(notebook).get("timing", {})
         run_seconds = float(timing.get("seconds", 0.0)) if isinstance(timing, dict) else 0.0
     size = LessonSize(path=path, run_seconds=run_seconds, objectives=objectives(notebook))
     sources = [cell_source(cell) for cell in notebook["cells"]]
@@ -192,9 +191,8 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
 
 def exercise_floor_problems(path: Path) -> list[str]:
     """Exercises whose minutes (course.exercises) are below the floor of their level."""
-    course = read_notebook(path).get("metadata", {}).get("course", {})
     found = []
-    for exercise in course.get("exercises", []) if isinstance(course, dict) else []:
+    for exercise in course(read_notebook(path)).get("exercises", []):
         floor = FLOOR_MINUTES.get(str(exercise.get("level")))
         if floor is not None and exercise.get("minutes", 0) < floor:
             found.append(f"exercise {exercise.get('label')}: {exercise.get('minutes')} minutes, below the "

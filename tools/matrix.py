@@ -4,7 +4,7 @@ torch-matrix.txt lists the releases; the first is the release the course teaches
 the book's own `.venv` (constraints.txt pins it). Every other release gets a virtual environment
 of its own under $COURSE_VENVS (default ~/.cache/pytorch-2.12-course/venvs), made once and
 reused until a requirements file changes. Each run executes every notebook once, as `make test`
-does (tools/execute.py through `pytest -p tests.nbreport --execute`: every cell, the deprecation
+does (tools/execute.py through `pytest -p tools.pytest_plugin --execute`: every cell, the deprecation
 gate, and each exercise's check against the stub, the wrong answers and the solution, two notebooks
 at a time), and writes its run records under _build/runs/torch-<release>/run-<k>/.
 
@@ -35,11 +35,20 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tools import execute, runs
-from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
+from tools import runs
+from tools.course import (
+    CONSTRAINTS,
+    ROOT,
+    CourseError,
+    notebook_paths,
+    read_notebook,
+    taught_release,
+    toc_files,
+    write_notebook,
+)
+from tools.lesson import runs_alone
 
 MATRIX_FILE = ROOT / "torch-matrix.txt"
-CONSTRAINTS = ROOT / "constraints.txt"
 REQUIREMENTS = (ROOT / "requirements.txt", ROOT / "requirements-test.txt")
 VENVS = Path(os.environ.get("COURSE_VENVS", Path.home() / ".cache" / "pytorch-2.12-course" / "venvs"))
 RECORDED = ROOT / "results" / "recorded"
@@ -55,14 +64,6 @@ def releases(path: Path = MATRIX_FILE) -> list[str]:
     if bad or not found:
         raise CourseError(f"{path}: each line must be a torch release such as 2.12.0; got {bad or 'nothing'}")
     return found
-
-
-def taught_release() -> str:
-    """The release that constraints.txt pins for the book."""
-    pins = re.findall(r"^torch==(\S+)", CONSTRAINTS.read_text(encoding="utf-8"), re.MULTILINE)
-    if len(pins) != 1:
-        raise CourseError(f"{CONSTRAINTS}: expected one line torch==<release>")
-    return pins[0]
 
 
 def _fingerprint(release: str) -> str:
@@ -120,8 +121,22 @@ def notebooks_command(python: str, records: Path, command: str, *extra: str, job
                       targets: Sequence[str] = ("notebooks",)) -> list[str]:
     """The notebooks of `targets` (default: all) executed once by the course's plugin (cells and exercises), their
     run records into `records`."""
-    return [python, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", "--execute", f"--jobs={jobs}",
+    return [python, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
+            f"--jobs={jobs}",
             "--run-records", str(records), "--run-command", command, "-q", *extra, *targets]
+
+
+def nbval_notebooks(root: Path = ROOT) -> list[str]:
+    """The lessons nbval runs: every notebook of _toc.yml under notebooks/ (not the recorded runs), in book order."""
+    return [f"{entry}.ipynb" for entry in toc_files(root)
+            if entry.startswith("notebooks/") and (root / f"{entry}.ipynb").is_file()]
+
+
+def nbval_command(python: str, root: Path = ROOT) -> list[str]:
+    """nbval (a library nobody here wrote) over every lesson: each cell must run (`--nbval-lax`: outputs are not
+    compared, they change from run to run), a cell may take up to 600 s."""
+    return [python, "-m", "pytest", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-cell-timeout=600", "-q",
+            *nbval_notebooks(root)]
 
 
 def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None,
@@ -138,7 +153,7 @@ def run_release(release: str, attempt: int, command: str, extra: list[str] | Non
 def multi_process_notebooks(root: Path = ROOT) -> list[str]:
     """The notebooks that start processes (course.multi_process, which the executor also runs alone): the
     flake-prone ones."""
-    return [str(path.relative_to(root)) for path in notebook_paths(root) if execute.runs_alone(path)]
+    return [str(path.relative_to(root)) for path in notebook_paths(root) if runs_alone(path)]
 
 
 def repeats_to_see(failure_rate: float, probability: float) -> int:
@@ -292,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     record_parser = commands.add_parser("record", help="record executed notebooks on this accelerator")
     record_parser.add_argument("--allow-cpu", action="store_true", help="record on a CPU (test fixtures only)")
     record_parser.add_argument("--out", type=Path, default=RECORDED)
+    nbval_parser = commands.add_parser("nbval", help="nbval over every lesson of _toc.yml on one release")
+    nbval_parser.add_argument("release")
     venv_parser = commands.add_parser("venv", help="make or reuse a release's environment")
     venv_parser.add_argument("release")
     args = parser.parse_args(argv)
@@ -315,6 +332,10 @@ def main(argv: list[str] | None = None) -> int:
             return code
         if args.command == "record":
             return record_accelerator_run(args.allow_cpu, args.out)
+        if args.command == "nbval":
+            if args.release not in matrix:
+                raise CourseError(f"{args.release!r} is not in {MATRIX_FILE} ({', '.join(matrix)})")
+            return subprocess.run(nbval_command(str(venv_python(args.release))), cwd=ROOT, check=False).returncode
         if not RELEASE.fullmatch(args.release):
             raise CourseError(f"{args.release!r} is not a torch release such as 2.13.0")
         print(venv_python(args.release))

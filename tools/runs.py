@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import PLATFORMS, ROOT, CourseError, cell_source, notebook_paths, read_notebook
+from tools.lesson import budget_seconds
 
 SCHEMA = 1
 def runs_folder(root: Path) -> Path:
@@ -306,7 +307,7 @@ def timing_report(records: Iterable[dict[str, Any]], root: Path = ROOT) -> list[
     """Seconds and peak memory per notebook beside its budget, slowest first."""
     lines = []
     for record in sorted(records, key=lambda r: -r["seconds"]):
-        budget = _budget(root / record["notebook"])
+        budget = budget_seconds(root / record["notebook"])
         memory = record["peak_memory_bytes"]
         flags = []
         if record["outcome"] == "fail":
@@ -320,13 +321,6 @@ def timing_report(records: Iterable[dict[str, Any]], root: Path = ROOT) -> list[
         seconds = f"{record['seconds']:6.1f} s{budget_text}"
         lines.append(f"{seconds}  {shown_memory}  {record['notebook']}  {' '.join(flags)}")
     return lines
-
-
-def _budget(path: Path) -> int | None:
-    try:
-        return int(read_notebook(path)["metadata"]["course"]["budget_seconds"])
-    except (CourseError, KeyError, TypeError, ValueError):
-        return None
 
 
 @dataclasses.dataclass

@@ -38,8 +38,6 @@ from typing import Any
 
 from tools import lesson_size
 from tools.course import (
-    EXERCISE,
-    EXERCISE_LABEL,
     ROOT,
     CourseError,
     cell_source,
@@ -50,6 +48,7 @@ from tools.course import (
     toc_files,
     write_notebook,
 )
+from tools.lesson import STUB, checked_course, exercise_cells, has_solutions, labelled_exercise_blocks
 
 HALF_DAY = 240  # minutes at most: a half day is up to 4 hours, breaks included
 FULL_DAY = 420  # minutes at most: a full day is up to 7 hours, lunch and breaks included
@@ -65,8 +64,6 @@ START = 9 * 60  # 09:00
 PREFLIGHT = "notebooks/workshop/preflight"
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
-STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
-LEVELS = ("easy", "medium", "hard")
 
 # ---- the timing rule (tools/lesson_size.py) --------------------------------------------------------------------------
 TIMING_RULE = lesson_size.TIMING
@@ -256,32 +253,11 @@ def lesson_entries(root: Path = ROOT) -> list[str]:
     return listed + sorted(set(others) - set(listed))
 
 
-def exercise_blocks(notebook: dict[str, Any], path: Path) -> list[tuple[str, str]]:
-    """(label, title) of every exercise directive, in notebook order."""
-    found = []
-    for cell in notebook["cells"]:
-        if cell.get("cell_type") != "markdown":
-            continue
-        for block in EXERCISE.finditer(cell_source(cell)):
-            label = EXERCISE_LABEL.search(block.group("body"))
-            if not label:
-                raise CourseError(f"{path}: the exercise {block.group('title').strip()!r} has no :label:")
-            found.append((label.group(1), block.group("title").strip()))
-    return found
-
-
 def exercise_metadata(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]] | None:
-    """`course.exercises` checked against the notebook's exercises, or None where the notebook has none yet."""
-    listed = notebook.get("metadata", {}).get("course", {}).get("exercises")
-    if listed is None:
+    """`course.exercises` checked against the notebook's exercises (tools/lesson.py), or None where it has none."""
+    if "exercises" not in notebook.get("metadata", {}).get("course", {}):
         return None
-    labels = [label for label, _ in exercise_blocks(notebook, path)]
-    if not isinstance(listed, list) or [e.get("label") if isinstance(e, dict) else None for e in listed] != labels:
-        raise CourseError(f"{path}: course.exercises must list the exercises {labels} in notebook order")
-    for item in listed:
-        if not isinstance(item.get("minutes"), int) or item["minutes"] <= 0 or item.get("level") not in LEVELS:
-            raise CourseError(f"{path}: course.exercises entry {item!r} needs whole minutes > 0 and a level "
-                              f"from {list(LEVELS)}")
+    listed: list[dict[str, Any]] = checked_course(notebook, path)["exercises"]
     return listed
 
 
@@ -334,9 +310,9 @@ def exercises(root: Path = ROOT) -> list[Exercise]:
     for entry in lesson_entries(root):
         lesson, notebook = read_lesson(root, entry)
         path = root / f"{entry}.ipynb"
-        blocks = exercise_blocks(notebook, path)
+        blocks = labelled_exercise_blocks(notebook, path)
         listed = exercise_metadata(notebook, path)
-        for index, (label, title) in enumerate(blocks):
+        for index, (label, title) in enumerate((block.label, block.title) for block in blocks):
             if listed is not None:
                 found.append(Exercise(label, title, entry, listed[index]["minutes"], listed[index]["level"]))
                 continue
@@ -796,10 +772,6 @@ def student_version(notebook: dict[str, Any]) -> dict[str, Any]:
     return student
 
 
-def has_solutions(notebook: dict[str, Any]) -> bool:
-    return any(cell.get("cell_type") == "code" and "solution" in cell_tags(cell) for cell in notebook["cells"])
-
-
 def student_path(entry: str) -> str:
     """Where a lesson's student copy lies, in the student branch and under the site's student folder."""
     if not entry.startswith("notebooks/"):
@@ -837,23 +809,16 @@ def write_student_notebooks(
     return written
 
 
-def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, timeout: int = 600) -> list[str]:
-    """Run a lesson's student copy alone in `folder` (as a learner does) and say what went wrong: a cell other than
-    the check after a stubbed solution failed, or such a check passed."""
-    import nbformat
-    from nbclient import NotebookClient
-
-    from tools.exercises import exercise_cells
+def student_copy_problems(entry: str, folder: Path, root: Path = ROOT) -> list[str]:
+    """Run a lesson's student copy alone in `folder` (as a learner does, through the course's executor) and say what
+    went wrong: a cell other than the check after a stubbed solution failed, or such a check passed."""
+    from tools import execute
 
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
-    student = nbformat.reads(json.dumps(student_version(notebook)), as_version=4)
-    folder.mkdir(parents=True, exist_ok=True)
-    NotebookClient(student, timeout=timeout, allow_errors=True, kernel_name="python3",
-                   resources={"metadata": {"path": str(folder)}}).execute()
-    failed = {index for index, cell in enumerate(student.cells)
-              if any(output.get("output_type") == "error" for output in cell.get("outputs", []))}
+    _, failed_cells = execute.run_as_learner(student_version(notebook), folder)
+    failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]
     problems += [f"{entry}: the check in cell {index} passed on the stub" for index in sorted(checks - failed)]

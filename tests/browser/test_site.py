@@ -359,6 +359,6 @@ def test_notebook_page(browser: webdriver.Chrome, site_url: str, notebook: Path)
         assert hrefs[2] == f"{site_url}/{expected['download']}", f"{page}: the download points at {hrefs[2]}"
         copy = read_notebook(SITE / expected["download"])
         assert [cell_source(c) for c in copy["cells"] if "solution" in c["metadata"].get("tags", [])] == \
-            [workshop.STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
+            [lesson.STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
     else:
         assert not student, f"{page} links a student copy but has no exercise"

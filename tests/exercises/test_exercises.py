@@ -3,7 +3,7 @@
 The wrong answers live beside this file: tests/exercises/<label>/wrong_<slug>.py, each the complete source of a
 solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The course's notebooks are
 proved inside `make test`'s one execution of each (tools/execute.py; `NOTEBOOK::exercise[LABEL]` tests of
-`pytest -p tests.nbreport --execute`); the tests here are the static ones, and the harness (tools/exercises.py) on
+`pytest -p tools.pytest_plugin --execute`); the tests here are the static ones, and the harness (tools/harness.py) on
 tests/exercises/fixtures/, a small notebook that shows what it catches.
 """
 
@@ -13,13 +13,14 @@ import copy
 from pathlib import Path
 
 import pytest
-from tools import execute, exercises
+from tools import execute, exercises, harness, lesson
 from tools.course import ROOT, CourseError, read_notebook, write_notebook
-from tools.workshop import STUB
+
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 FIXTURE = FIXTURES / "harness.ipynb"
-LABELS = exercises.course_labels()
+LABELS = harness.course_labels()
 
 
 def _name(path: Path) -> str:
@@ -28,33 +29,29 @@ def _name(path: Path) -> str:
 
 @pytest.mark.parametrize("label", sorted(LABELS))
 def test_each_exercise_has_three_wrong_answers(label: str) -> None:
-    count = len(exercises.wrong_answer_files(label))
-    assert count >= exercises.MIN_WRONG_ANSWERS, (
+    count = len(harness.wrong_answer_files(label))
+    assert count >= harness.MIN_WRONG_ANSWERS, (
         f"{label} ({_name(LABELS[label])}) has {count} wrong answer(s): write at least "
-        f"{exercises.MIN_WRONG_ANSWERS} as tests/exercises/{label}/wrong_<slug>.py, first line '# Wrong: ...'")
+        f"{harness.MIN_WRONG_ANSWERS} as tests/exercises/{label}/wrong_<slug>.py, first line '# Wrong: ...'")
 
 
 def test_wrong_answers_belong_to_exercises_and_say_what_is_wrong() -> None:
-    problems = [p for p in exercises.wrong_answer_problems(LABELS) if "wrong answer(s) under" not in p]
+    problems = [p for p in harness.wrong_answer_problems(LABELS) if "wrong answer(s) under" not in p]
     assert problems == []
 
 
-def test_the_harness_runs_the_stub_the_student_notebooks_get() -> None:
-    assert exercises.stub() == STUB
-
-
 @pytest.fixture(scope="module")
-def fixture_reports() -> dict[str, exercises.Report]:
+def fixture_reports() -> dict[str, harness.Report]:
     return {report.label: report for report in exercises.check_notebook(FIXTURE, FIXTURES)}
 
 
-def test_a_strong_check_passes(fixture_reports: dict[str, exercises.Report]) -> None:
+def test_a_strong_check_passes(fixture_reports: dict[str, harness.Report]) -> None:
     report = fixture_reports["fixture-mean"]
     assert report.ok, str(report)
     assert report.wrong_answers == 3
 
 
-def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str, exercises.Report]) -> None:
+def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str, harness.Report]) -> None:
     """The weak check accepts `xs[1]`; the harness names the file and its '# Wrong:' line, and nothing else:
     the answer that defines no function fails although an earlier answer defined one (names are reset)."""
     assert fixture_reports["fixture-largest"].problems == [
@@ -62,20 +59,20 @@ def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str,
         "('# Wrong: took the second item'): make the check catch this mistake"]
 
 
-def test_failures_without_a_message_are_reported(fixture_reports: dict[str, exercises.Report]) -> None:
+def test_failures_without_a_message_are_reported(fixture_reports: dict[str, harness.Report]) -> None:
     problems = fixture_reports["fixture-bare"].problems
     assert "with the student stub the check failed with AssertionError (no message)" in problems[0]
     assert len(problems) == 4 and all("no message" in p for p in problems[1:])
 
 
 def test_a_rejected_solution_is_reported_with_the_checks_message(
-        fixture_reports: dict[str, exercises.Report]) -> None:
+        fixture_reports: dict[str, harness.Report]) -> None:
     assert fixture_reports["fixture-broken"].problems == [
         "the check REJECTED the real solution: AssertionError: triple(2) should be 7, got 6"]
 
 
 def test_the_notebook_goes_on_with_the_solution_and_stops_after_the_last_check(
-        fixture_reports: dict[str, exercises.Report]) -> None:
+        fixture_reports: dict[str, harness.Report]) -> None:
     assert "" not in fixture_reports, "a cell of the fixture failed: " + str(fixture_reports.get(""))
 
 
@@ -133,11 +130,11 @@ def test_a_solution_without_its_exercise_or_check_is_a_clear_error(tmp_path: Pat
     notebook = read_notebook(FIXTURE)
     del notebook["cells"][2]  # the directive of the first exercise
     with pytest.raises(CourseError, match=r"solution cell 2 has no \{exercise\} directive above it"):
-        exercises.exercise_cells(notebook, tmp_path / "x.ipynb")
+        lesson.exercise_cells(notebook, tmp_path / "x.ipynb")
     notebook = read_notebook(FIXTURE)
     notebook["cells"] = notebook["cells"][:4]
     with pytest.raises(CourseError, match=r"solution cell 3 \(fixture-mean\) has no check cell after it"):
-        exercises.exercise_cells(notebook, tmp_path / "x.ipynb")
+        lesson.exercise_cells(notebook, tmp_path / "x.ipynb")
 
 
 def test_static_problems_are_named(tmp_path: Path) -> None:
@@ -145,7 +142,7 @@ def test_static_problems_are_named(tmp_path: Path) -> None:
     (tmp_path / "known" / "wrong_a.py").write_text("def f():\n    pass\n")
     (tmp_path / "stray").mkdir()
     (tmp_path / "fixtures").mkdir()
-    problems = exercises.wrong_answer_problems({"known": FIXTURE}, tmp_path)
+    problems = harness.wrong_answer_problems({"known": FIXTURE}, tmp_path)
     assert len(problems) == 3, problems
     assert "known" in problems[0] and "has 1 wrong answer(s)" in problems[0]
     assert "wrong_a.py must start with '# Wrong: " in problems[1]

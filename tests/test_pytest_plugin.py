@@ -1,8 +1,7 @@
-"""The notebook plugin writes run records, saves executed notebooks, and gates deprecations.
+"""The executor's pytest plugin writes run records, saves executed notebooks, and gates deprecations.
 
-Each test executes small notebooks in a fresh folder laid out like the course
-(notebooks/<chapter>/<name>.ipynb), with tests.nbreport loaded both ways: `--execute` (tools/execute.py, as
-`make test` runs it) and `--nbval-lax` (nbval, cell by cell); both must record and gate alike.
+Each test executes small notebooks in a fresh folder laid out like the course (notebooks/<chapter>/<name>.ipynb),
+with tools.pytest_plugin loaded as `make test` loads it.
 """
 
 from __future__ import annotations
@@ -20,6 +19,8 @@ import pytest
 from tools import runs
 from tools.course import ROOT
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 DEPRECATED_CALL = "import warnings\nwarnings.warn('old_api() is deprecated', DeprecationWarning)\nprint('done')"
 
 
@@ -33,12 +34,11 @@ def _notebook(folder: Path, name: str, *cells: tuple[str, list[str]]) -> Path:
     return path
 
 
-MODES = pytest.mark.parametrize("mode", ["--execute", "--nbval-lax"])
 
 
-def _run(folder: Path, mode: str, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
+def _run(folder: Path, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
     records = folder / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tests.nbreport", "-p", "no:cacheprovider", mode,
+    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
                "--rootdir", str(folder), "-c", os.devnull, "--run-records", str(records), "--run-command", "pytest",
                *extra, "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -47,12 +47,11 @@ def _run(folder: Path, mode: str, *extra: str) -> tuple[int, str, dict[str, dict
     return done.returncode, done.stdout + done.stderr, found
 
 
-@MODES
-def test_records_say_what_each_cell_did(tmp_path: Path, mode: str) -> None:
+def test_records_say_what_each_cell_did(tmp_path: Path) -> None:
     _notebook(tmp_path, "good", ("print('Skipped on cpu: no GPU here')", []),
               ("import warnings\nwarnings.warn('mind the gap')", []), ("x = 1", []))
     _notebook(tmp_path, "bad", ("y = 2", []), ("assert y == 3, 'y should be 3'", []), ("z = 4", []))
-    code, output, found = _run(tmp_path, mode, "--save-executed", str(tmp_path / "executed"))
+    code, output, found = _run(tmp_path, "--save-executed", str(tmp_path / "executed"))
     assert code == 1, output
     good, bad = found["notebooks/demo/good.ipynb"], found["notebooks/demo/bad.ipynb"]
     assert good["outcome"] == "pass" and good["failed_cell"] is None
@@ -67,31 +66,28 @@ def test_records_say_what_each_cell_did(tmp_path: Path, mode: str) -> None:
     assert "notebook budgets on torch" in output, "the timing report comes from the same records"
 
 
-@MODES
-def test_the_gate_fails_a_deprecated_call(tmp_path: Path, mode: str) -> None:
+def test_the_gate_fails_a_deprecated_call(tmp_path: Path) -> None:
     _notebook(tmp_path, "deprecated", ("x = 1", []), (DEPRECATED_CALL, []))
-    code, output, found = _run(tmp_path, mode)
+    code, output, found = _run(tmp_path)
     record = found["notebooks/demo/deprecated.ipynb"]
     assert code == 1
     assert record["outcome"] == "fail" and record["failed_cell"]["index"] == 1
     assert "deprecation gate" in output and "demonstrates-warning" in output
 
 
-@MODES
-def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path, mode: str) -> None:
+def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path) -> None:
     _notebook(tmp_path, "demonstration", (DEPRECATED_CALL, [runs.DEMONSTRATES_WARNING]))
-    code, output, found = _run(tmp_path, mode)
+    code, output, found = _run(tmp_path)
     record = found["notebooks/demo/demonstration.ipynb"]
     assert code == 0, output
     assert record["outcome"] == "pass"
     assert record["warnings"][0]["category"] == "DeprecationWarning"
 
 
-@MODES
-def test_the_gate_sees_a_deprecated_torch_call(tmp_path: Path, mode: str) -> None:
+def test_the_gate_sees_a_deprecated_torch_call(tmp_path: Path) -> None:
     """torch.jit.script warns from inside torch, where Python hides a DeprecationWarning by default."""
     _notebook(tmp_path, "jit", ("import torch", []), ("torch.jit.script(torch.nn.Linear(2, 2))", []))
-    code, output, found = _run(tmp_path, mode)
+    code, output, found = _run(tmp_path)
     record = found["notebooks/demo/jit.ipynb"]
     assert code == 1, output
     assert record["failed_cell"]["index"] == 1

@@ -1,0 +1,65 @@
+"""`make test` is a Make graph that shows its order (`make -n test`), and tools/step_times.py times its steps."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tools import step_times
+from tools.course import ROOT
+
+
+def _plan(target: str) -> list[str]:
+    done = subprocess.run(["make", "-n", "--no-print-directory", target], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout.splitlines()
+
+
+def _steps(plan: list[str]) -> list[str]:
+    return [line.split(" run _build/runs/steps ")[1].split()[0] for line in plan if " run _build/runs/steps " in line]
+
+
+def test_make_n_test_prints_the_plan_cheap_checks_first() -> None:
+    steps = _steps(_plan("test"))
+    static = {"lint", "conventions", "stamps", "quiz", "quiz-room", "workshop", "lesson-size", "editions"}
+    assert static <= set(steps[:len(static)]), f"the static checks come first: {steps}"
+    for before, after in [("notebooks", "book"), ("book", "editions-build"), ("book", "browser")]:
+        assert steps.index(before) < steps.index(after), f"{after} reads what {before} made: {steps}"
+    assert {"typecheck", "unit", "integration"} <= set(steps)
+
+
+def test_make_book_executes_through_the_engine_then_renders() -> None:
+    plan = "\n".join(_plan("book"))
+    assert "-p tools.pytest_plugin" in plan and "--book-cache _build/.jupyter_cache" in plan
+    assert plan.index("-p tools.pytest_plugin") < plan.index("jupyter-book build")
+    assert "tools.execute --check-book-cache" in plan, "the build must prove it executed nothing"
+
+
+def test_a_step_is_timed_and_its_failure_kept(tmp_path: Path) -> None:
+    assert step_times.run(tmp_path, "ok", [sys.executable, "-c", "pass"]) == 0
+    assert step_times.run(tmp_path, "broken", [sys.executable, "-c", "raise SystemExit(3)"]) == 3
+    assert step_times.run(tmp_path, "missing", ["no-such-command-here"]) == 127
+    found = {step["name"]: step for step in step_times.steps(tmp_path)}
+    assert found["ok"]["outcome"] == "pass" and found["broken"]["outcome"] == "fail"
+    assert step_times.summary(tmp_path, tmp_path / "summary.json") == 1
+    written = json.loads((tmp_path / "summary.json").read_text())
+    assert [step["name"] for step in written["steps"]] == ["ok", "broken", "missing"]
+
+
+def test_the_summary_names_steps_side_by_side() -> None:
+    found = [{"name": "notebooks", "started": 0.0, "seconds": 100.0, "outcome": "pass", "load_average": [1.0]},
+             {"name": "typecheck", "started": 1.0, "seconds": 50.0, "outcome": "pass", "load_average": [1.0]},
+             {"name": "book", "started": 101.0, "seconds": 20.0, "outcome": "fail", "load_average": [2.0]}]
+    lines = step_times.summary_lines(found, {"notebooks": 29, "jobs": 2, "peak_memory_bytes": 2**30})
+    assert "beside typecheck" in lines[1] and "29 notebooks, 2 at a time" in lines[1]
+    assert lines[3].split()[:4] == ["book", "20.0", "s", "fail"] and "beside" not in lines[3]
+    assert lines[4].startswith("  total") and "121.0 s" in lines[4]
+
+
+def test_a_failure_outside_the_timed_steps_fails_the_summary(tmp_path: Path) -> None:
+    assert step_times.run(tmp_path, "ok", [sys.executable, "-c", "pass"]) == 0
+    (tmp_path / "make.failed").write_text("2\n")
+    assert step_times.summary(tmp_path, None) == 1

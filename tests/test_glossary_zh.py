@@ -129,3 +129,21 @@ def test_课程_is_the_course_and_never_a_lesson() -> None:
 ])
 def test_the_lesson_check_catches_a_reintroduced_课程(msgid: str, msgstr: str, wrong: bool) -> None:
     assert lesson_as_course(msgid, msgstr) is wrong
+
+
+# Every lesson's header opens its lines with the same words (issue 38 found two forms of them in the Korean edition).
+HEADER_LINES = {
+    "**What you will learn**": "**你将学到**",
+    "**Prerequisites**:": "**前置知识**：",
+    "**Time**:": "**时间**：讲授 ",
+    "**Runs on**:": "**运行平台**：",
+}
+
+
+@pytest.mark.parametrize("english,chinese", HEADER_LINES.items())
+def test_every_lesson_header_line_is_worded_one_way(english: str, chinese: str) -> None:
+    found = [(path.name, str(m.string)[:40]) for path, catalog in _catalogs().items() for m in catalog
+             if m.id and str(m.id).startswith(english)]
+    assert len(found) >= 20, f"{english!r} opens only {len(found)} messages: has the header changed?"
+    other = [each for each in found if not each[1].startswith(chinese)]
+    assert other == [], f"{english!r} is {chinese!r} in the other lessons: {other}"

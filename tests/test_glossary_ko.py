@@ -34,6 +34,8 @@ DRIFT = {
     "precompiled": "미리 컴파일",
     "graph break": "그래프 브레이크",
     "prerequisites": "사전 지식",
+    "dispatcher": "dispatcher",
+    "dispatch mode": "dispatch mode",
 }
 
 # Words that must not come back in Korean prose (code, HTML and quoted English aside), whatever the English says.
@@ -41,7 +43,7 @@ RETIRED = {
     "코스": "course is 강좌",
     "휠": "wheel stays wheel, as in the release summary",
     "머리말": "a notebook's header is 헤더 (머리말 is a book's preface)",
-    "대용": "stand-in is 대역",
+    r"대용(?!량)": "stand-in is 대역 (대용량, bulk, is another word)",
     "작업 부하": "workload is 워크로드",
     "그래프 브레이크": "graph break stays graph break, as in the release summary",
     "릴리스": "release is 릴리즈, as in the release summary",

@@ -36,6 +36,7 @@ DRIFT = {
     "prerequisites": "사전 지식",
     "dispatcher": "dispatcher",
     "dispatch mode": "dispatch mode",
+    "binade": "binade",
 }
 
 # Words that must not come back in Korean prose (code, HTML and quoted English aside), whatever the English says.

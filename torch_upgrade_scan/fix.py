@@ -18,6 +18,8 @@ from torch_upgrade_scan.scan import (
     Finding,
     kind_of,
     read_python,
+    reason,
+    strip_prompt,
     torchrun_without_port,
 )
 
@@ -110,15 +112,16 @@ def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
     return []
 
 
-def port_edits(source: Source, finding: Finding) -> list[Edit]:
-    """Insert --master-port=29500 after the launcher on the line where the command starts."""
+def port_edits(source: Source, finding: Finding, kind: str = "shell") -> list[Edit]:
+    """Insert --master-port=29500 after the launcher on the line where the command starts (a YAML `run:` value
+    or a Dockerfile `RUN`/`CMD` line read as the scanner reads it)."""
     line = source.lines[finding.line - 1]
     command, number = line, finding.line
     while command.rstrip().endswith("\\") and number < len(source.lines):  # continued lines
         command = command.rstrip()[:-1] + " " + source.lines[number]
         number += 1
     launcher = LAUNCHER.search(line)
-    if launcher is None or not torchrun_without_port(command):
+    if launcher is None or not torchrun_without_port(strip_prompt(command, kind)):
         return []
     at = source.starts[finding.line - 1] + launcher.end()
     return [(at, at, " --master-port=29500")]
@@ -145,9 +148,12 @@ def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, lis
         elif tree is not None and finding.rule == "defer-layout-freezing":
             found = knob_edits(tree, source, finding)
         elif kind in SHELL_KINDS and finding.rule == "port-29500":
-            found = port_edits(source, finding)
+            found = port_edits(source, finding, kind)
+        if found and all(edit in edits for edit in found):  # the same rewrite for two findings: made once
+            fixed.append(finding)
+            continue
         taken = [(s, e) for s, e, _ in edits]
-        if found and not any(s < e2 and s2 < e for s, e, _ in found for s2, e2 in taken):
+        if found and not any((s < e2 and s2 < e) or s == s2 for s, e, _ in found for s2, e2 in taken):
             edits += found
             fixed.append(finding)
     for start, end, replacement in sorted(edits, reverse=True):
@@ -163,7 +169,10 @@ def plan(findings: list[Finding]) -> dict[Path, tuple[str, str, list[Finding]]]:
             by_path.setdefault(Path(finding.path), []).append(finding)
     changes = {}
     for path, found in by_path.items():
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue  # the scan has reported it
         try:
             old = read_python(data) if kind_of(path) == "python" else data.decode("utf-8")
         except (SyntaxError, UnicodeDecodeError, LookupError):
@@ -190,6 +199,12 @@ def unified_diff(changes: dict[Path, tuple[str, str, list[Finding]]]) -> str:
     )
 
 
-def apply(changes: dict[Path, tuple[str, str, list[Finding]]]) -> None:
+def apply(changes: dict[Path, tuple[str, str, list[Finding]]]) -> list[str]:
+    """Write each file's new text; a file that cannot be written is an error (returned), and the rest go on."""
+    errors = []
     for path, (_, new, _) in changes.items():
-        path.write_bytes(new.encode("utf-8"))
+        try:
+            path.write_bytes(new.encode("utf-8"))
+        except OSError as error:
+            errors.append(f"{path}: cannot write the fix ({reason(error)})")
+    return errors

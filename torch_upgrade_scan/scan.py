@@ -21,6 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+VERSION = "0.3.0"
 BREAKS, WARNS, ADVISORY = "breaks", "warns", "advisory"
 SEVERITIES = (BREAKS, WARNS, ADVISORY)
 
@@ -375,8 +376,9 @@ class Finding:
     """One place in one file that 2.12 affects. `cell` is the notebook cell,
     counted from 1 over all cells (None elsewhere); `line` and `column` count
     from 1 (in the cell). `file_line` is the line in the file on disk where it
-    differs from `line`: in a notebook, the cell's line in the .ipynb JSON (None
-    when the JSON does not hold one source line per line)."""
+    differs from `line`: in a notebook, the cell's line in the .ipynb JSON (the
+    line of its "source" key when the JSON does not hold one source line per
+    line; None when no line holds that key)."""
 
     path: str
     line: int
@@ -393,8 +395,11 @@ class Finding:
         return RULES[self.rule].changed
 
     def where(self) -> str:
-        cell = "" if self.cell is None else f"[cell {self.cell}]"
-        return f"{self.path}{cell}:{self.line}:{self.column}"
+        """`path:line:column`, where an editor jumps to; for a notebook, the line
+        of the .ipynb file that holds the cell's line (column 1)."""
+        if self.cell is None:
+            return f"{self.path}:{self.line}:{self.column}"
+        return f"{self.path}:{self.on_disk()}:1"
 
     def on_disk(self) -> int:
         """The line to point at in the file itself (a notebook's JSON line)."""
@@ -1494,7 +1499,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
             return
         data = path.read_bytes()
     except OSError as error:
-        scan.errors.append(f"{path}: cannot read ({type(error).__name__})")
+        scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
@@ -1502,7 +1507,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         if not triggers.search(data.decode("latin-1")):
             return  # no torch content: its encoding does not matter
         if kind == "python" or kind == "notebook":
-            scan.errors.append(f"{path}: cannot decode ({type(error).__name__})")
+            scan.errors.append(f"{path}: cannot decode ({undecodable(data, error)})")
             return
         text = data.decode("latin-1")
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
@@ -1516,6 +1521,18 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan_notebook_into(scan, text, max_bytes)
     else:
         scan_text(scan, text, kind or "requirements")
+
+
+def undecodable(data: bytes, error: Exception) -> str:
+    """Why a file's bytes are no text, in words."""
+    if b"\0" in data:
+        return "a binary file: it holds NUL bytes"
+    if isinstance(error, SyntaxError):
+        return str(error.msg)
+    if isinstance(error, UnicodeDecodeError):
+        byte = error.object[error.start]
+        return f"not {error.encoding}: byte {byte:#04x} at offset {error.start}"
+    return str(error)
 
 
 def mapping(value: Any) -> dict:
@@ -1536,10 +1553,13 @@ def cell_text(cell: dict) -> str:
 def json_lines(text: str, cells: list) -> dict:
     """(cell, line in cell) -> line in the .ipynb file, for the cells whose
     source is a list written one string per line (as Jupyter writes it); each
-    line is checked against the parsed source, so a mapping is never a guess."""
+    line is checked against the parsed source, so a mapping is never a guess.
+    (cell, 0) -> the line of the cell's "source" key, where it has one."""
     lines = text.split("\n")
     keys = [
-        i for i, line in enumerate(lines) if re.match(r'\s*"source"\s*:\s*\[', line)
+        i
+        for i, line in enumerate(lines)
+        if re.match(r'\s*"source"\s*:\s*[\["]', line)
     ]
     if not keys:
         return {}
@@ -1550,6 +1570,7 @@ def json_lines(text: str, cells: list) -> dict:
     found = {}
     for number, (start, cell) in enumerate(zip(starts, cells, strict=True), start=1):
         parts = cell.get("source") if isinstance(cell, dict) else None
+        found[(number, 0)] = start + 1
         if not isinstance(parts, list):
             continue
         for offset, part in enumerate(parts, start=1):
@@ -1608,7 +1629,8 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int = MAX_BYTES) ->
     on_disk = json_lines(text, cells)
 
     def placed(finding: Finding) -> Finding:
-        line = on_disk.get((finding.cell, finding.line))
+        cell = finding.cell
+        line = on_disk.get((cell, finding.line)) or on_disk.get((cell, 0))
         return dataclasses.replace(finding, file_line=line)
 
     scan.findings = [placed(f) for f in scan.findings]
@@ -1645,28 +1667,48 @@ def excluded(path: Path, root: Path, patterns) -> bool:
     return any(fnmatch.fnmatch(form, p) for form in forms for p in patterns)
 
 
+def reason(error: OSError) -> str:
+    """An OSError's reason in words ("Permission denied"), else its class name."""
+    return error.strerror or type(error).__name__
+
+
 def files_under(paths, report: Report, exclude=()) -> list:
     """The files to scan under the paths named; skipped folders are recorded.
-    `exclude` globs are matched relative to each folder named (see excluded)."""
-    found = []
+    `exclude` globs are matched relative to each folder named (see excluded), and
+    before a folder is probed. Folders that cannot be read are one error each;
+    a file reached twice (through a symbolic link) is scanned once."""
+    found: list = []
+    seen: set = set()
+
+    def add(full: Path) -> None:
+        key = os.path.realpath(full)
+        if key not in seen:
+            seen.add(key)
+            found.append(full)
+
+    def unreadable(error: OSError) -> None:
+        report.errors.append(f"{error.filename}: cannot read folder ({reason(error)})")
+
     for path in map(Path, paths):
-        if path.is_dir():
-            for folder, subfolders, files in os.walk(path):
+        if os.path.isdir(path):
+            for folder, subfolders, files in os.walk(path, onerror=unreadable):
                 keep = []
                 for name in sorted(subfolders):
                     full = Path(folder) / name
-                    if name in SKIPPED_FOLDERS or (full / "pyvenv.cfg").exists():
+                    if excluded(full, path, exclude):
+                        continue
+                    if name in SKIPPED_FOLDERS or os.path.exists(full / "pyvenv.cfg"):
                         report.skipped_folders.append(full.as_posix())
-                    elif not excluded(full, path, exclude):
+                    else:
                         keep.append(name)
                 subfolders[:] = keep
                 for name in sorted(files):
                     full = Path(folder) / name
                     if kind_of(full) and not excluded(full, path, exclude):
-                        found.append(full)
-        elif path.exists() or path.is_symlink():
+                        add(full)
+        elif os.path.lexists(path):
             if not excluded(path, path.parent, exclude):
-                found.append(path)
+                add(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
     return found
@@ -1753,7 +1795,7 @@ def format_report(report: Report) -> str:
         lines.append(f"[{rule.id}] {rule.severity}: {rule.changed}.")
         for f in found:
             tag = "" if severity_of(f) == rule.severity else f" ({severity_of(f)})"
-            lines.append(f"  {f.where()}: {f.detail}{tag}")
+            lines.append(f"  {f.where()}: {in_cell(f)}{f.detail}{tag}")
         fixes: dict = {}
         for f in found:
             fixes.setdefault(f.fix or rule.fix, []).append(f.detail)
@@ -1769,7 +1811,12 @@ def format_report(report: Report) -> str:
         lines.append(
             f"skipped folders: {shown}" + (f" and {more} more" if more > 0 else "")
         )
-    lines += [f"note: {note}" for note in report.notes[:MAX_NOTES_SHOWN]]
+    return "\n".join(lines + tail(report))
+
+
+def tail(report: Report) -> list[str]:
+    """The notes (the first MAX_NOTES_SHOWN) and the summary line."""
+    lines = [f"note: {note}" for note in report.notes[:MAX_NOTES_SHOWN]]
     if len(report.notes) > MAX_NOTES_SHOWN:
         more = len(report.notes) - MAX_NOTES_SHOWN
         lines.append(f"note: {more} more note(s); --format json lists them all")
@@ -1779,7 +1826,18 @@ def format_report(report: Report) -> str:
         f"{len(report.errors) + len(report.internal)} error(s), "
         f"{len(report.notes)} note(s); {report.seconds:.2f} s, {rate:.0f} files/s"
     )
-    return "\n".join(lines)
+    return lines
+
+
+def format_concise(report: Report) -> str:
+    """One line per finding, as ruff's concise format writes it:
+    `path:line:col: rule message [severity]`; then the notes and the summary."""
+    lines = [
+        f"{f.where()}: {f.rule} {in_cell(f)}{f.detail}: {f.fix or RULES[f.rule].fix}"
+        f" [{severity_of(f)}]"
+        for f in report.findings
+    ]
+    return "\n".join(lines + tail(report))
 
 
 MAX_NOTES_SHOWN = 20
@@ -1804,8 +1862,12 @@ LEVELS = {BREAKS: "error", WARNS: "warning", ADVISORY: "note"}
 
 
 def in_cell(f: Finding) -> str:
-    """The prefix "cell 3, line 2: " for a notebook finding, "" elsewhere."""
-    return "" if f.cell is None else f"cell {f.cell}, line {f.line}: "
+    """The prefix "cell 3, line 2: " for a notebook finding ("cell 3, line 2,
+    column 5: " where the column is not 1), "" elsewhere."""
+    if f.cell is None:
+        return ""
+    column = "" if f.column == 1 else f", column {f.column}"
+    return f"cell {f.cell}, line {f.line}{column}: "
 
 
 def report_sarif(report: Report) -> dict:
@@ -1854,6 +1916,7 @@ def report_sarif(report: Report) -> dict:
     ] + [{"level": "note", "message": {"text": text}} for text in report.notes]
     driver = {
         "name": "torch-upgrade-scan",
+        "version": VERSION,
         "informationUri": "https://github.com/every-accelerator/pytorch-2.12-course",
         "rules": rules,
     }
@@ -1874,10 +1937,10 @@ def report_sarif(report: Report) -> dict:
     }
 
 
-def report_github(report: Report) -> str:
+def report_github(report: Report, notes: bool = False) -> str:
     """GitHub Actions workflow commands: one annotation per finding (a notebook
-    finding at its JSON line, the cell and line named in the message), then one
-    notice per note."""
+    finding at its JSON line, the cell and line named in the message); with
+    `notes`, one notice per note too (else they are left to the text report)."""
     kinds = {BREAKS: "error", WARNS: "warning", ADVISORY: "notice"}
 
     def escape(text: str, prop: bool = False) -> str:
@@ -1893,19 +1956,24 @@ def report_github(report: Report) -> str:
     ]
     annotations += [
         f"::notice title=torch-upgrade-scan note::{escape(note)}"
-        for note in report.notes
+        for note in (report.notes if notes else [])
     ]
     return "\n".join(annotations)
 
 
-def render(report: Report, output: str = "text") -> str:
-    """The report as text, json, sarif or github."""
+FORMATS = ("text", "concise", "json", "sarif", "github")
+
+
+def render(report: Report, output: str = "text", notes: bool = False) -> str:
+    """The report in one of FORMATS (`notes`: annotate the notes on GitHub)."""
     if output == "json":
         return json.dumps(report_json(report), indent=1)
     if output == "sarif":
         return json.dumps(report_sarif(report), indent=1)
     if output == "github":
-        return report_github(report)
+        return report_github(report, notes)
+    if output == "concise":
+        return format_concise(report)
     return format_report(report)
 
 

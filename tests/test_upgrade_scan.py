@@ -810,3 +810,13 @@ def test_a_misspelt_table_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFix
     assert cli.main([str(tmp_path)]) == 1, "the table is not read"
     err = capsys.readouterr().err
     assert "warning: " in err and "[tool.torch_upgrade_scan] is not read" in err and "[tool.torch-upgrade-scan]" in err
+
+
+def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.CaptureFixture[str]) -> None:
+    """2.12 only warns for a deprecated dist.nn collective that runs eagerly: a `--fail-on breaks` hook must pass
+    (llm-foundry and axolotl call them eagerly); under torch.compile(fullgraph=True) they raise."""
+    eager = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_uncompiled.py"]).findings
+    compiled = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_compiled.py"]).findings
+    assert eager and {scan.severity_of(f) for f in eager} == {"warns"}
+    assert compiled and {scan.severity_of(f) for f in compiled} == {"breaks"}
+    assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0

@@ -432,8 +432,10 @@ class Report:
 
 
 class Scope:
-    def __init__(self, kind: str, parent: "Scope | None") -> None:
-        self.kind, self.parent = kind, parent
+    """A module, class or function body (`name`: the class's or function's)."""
+
+    def __init__(self, kind: str, parent: "Scope | None", name: str = "") -> None:
+        self.kind, self.parent, self.name = kind, parent, name
         self.bindings: dict = {}  # name -> [(position, dotted name or None)]
         self.globals: set = set()
 
@@ -562,7 +564,7 @@ class Module:
                     self.bases.append((unit, node, scope))
                     for base in node.bases + [k.value for k in node.keywords]:
                         stack.append((base, scope, None, False))
-                    body_scope = Scope("class", scope)
+                    body_scope = Scope("class", scope, node.name)
                 else:
                     args = node.args
                     every = args.posonlyargs + args.args + args.kwonlyargs
@@ -571,7 +573,7 @@ class Module:
                     for child in outer + [a.annotation for a in every]:
                         if child is not None:
                             stack.append((child, scope, None, False))
-                    body_scope = Scope("function", scope)
+                    body_scope = Scope("function", scope, node.name)
                     for arg in every:
                         body_scope.bind(arg.arg, (unit, 0, 0), None)
                 for statement in node.body:
@@ -654,15 +656,15 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
     compiles: list = []  # Compiled: torch.compile and module.compile, fullgraph=True
     shards: list = []  # (scope, position, text of the module) for each fully_shard call
     stance_off: set = set()  # scopes that turn Dynamo off (config.disable, force_eager)
-    under_compile: list = []  # dist.nn ops that only fail under fullgraph=True
+    under_compile: list = []  # dist.nn ops: they fail under fullgraph=True
     point_to_point: list = []  # (unit, isend or irecv call, scope)
     bound = {
         id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1
     }
     for unit, node, _ in module.chains:
         name = names.get(id(node))
-        if not name:
-            continue
+        if not name or not isinstance(node.ctx, ast.Load):
+            continue  # `torch.jit.script = lambda f: f` replaces the API: no use of it
         for end in range(name.count(".") + 1, 0, -1):
             prefix = ".".join(name.split(".")[:end])
             if prefix in NAME_RULES:
@@ -672,8 +674,9 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
                     fix = dist_nn_fix(key)
-                if rule == "dist-nn-functional" and key not in DEPRECATED_DIST_NN:
-                    under_compile.append((unit, node, rule, prefix, fix))
+                if rule == "dist-nn-functional":
+                    deprecated = key in DEPRECATED_DIST_NN
+                    under_compile.append((unit, node, rule, prefix, fix, deprecated))
                 else:
                     emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
@@ -765,7 +768,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                     and attribute.value.id in ("self", "cls")
                 ):
                     emit(unit, attribute, "metadata-json", ".metadata_json", "")
-    for unit, node, _ in module.constants:
+    for unit, node, scope in module.constants:
         value = node.value
         if value == KNOB:
             emit(unit, node, "defer-layout-freezing", repr(value), "")
@@ -775,7 +778,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
             facts["launcher"] = facts["launcher"] or id(node) not in module.written_keys
         elif isinstance(value, str) and CU128.search(value):
             emit(unit, node, "cu128-wheels", CU128.search(value).group(0), "")
-        if id(node) in exempt:
+        if id(node) in exempt or other_launcher_scope(scope):
             continue
         if isinstance(value, str) and PORT_OPTION.search(value):
             continue
@@ -783,9 +786,13 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
             isinstance(value, str) and PORT_IN_TEXT.search(value)
         ):
             pending.append((unit, node, "port 29500 in code that runs under torchrun"))
-    if compiles:  # only a module that compiles with fullgraph=True can break them
-        for unit, node, rule, detail, fix in under_compile:
+    # Under torch.compile(fullgraph=True) every dist.nn collective raises; eagerly
+    # (or after a graph break) the deprecated ones warn and the others run.
+    for unit, node, rule, detail, fix, deprecated in under_compile:
+        if compiles:
             emit(unit, node, rule, detail, fix)
+        elif deprecated:
+            emit(unit, node, rule, detail, fix, WARNS)
     for unit, node, scope in point_to_point:
         if concurrent_p2p(unit, node, scope, point_to_point, module):
             emit(unit, node, "torchcomms-p2p", names[id(node)].rpartition(".")[2], "")
@@ -851,10 +858,22 @@ def module_text(node: Any) -> str | None:
     return None
 
 
+def other_launcher_scope(scope: Scope | None) -> bool:
+    """Whether the code is in a function (or class) named for another launcher,
+    such as `_init_dist_mpi` or `init_slurm`: it does not run under torchrun."""
+    while scope is not None:
+        if scope.name and OTHER_LAUNCHER_ENV.search(scope.name):
+            return True
+        scope = scope.parent
+    return False
+
+
 def not_torchrun_ports(module: Module) -> set:
     """The ids of constants whose 29500 is no port a single-node torchrun picks:
     docstrings, command words that pass it as --master-port or in a
-    --rdzv-endpoint, and code under a test for an MPI or Slurm launcher."""
+    --rdzv-endpoint, code under a test for an MPI or Slurm launcher, and both
+    branches of a test for MASTER_PORT (a default for when it is not set:
+    torchrun always sets it)."""
     exempt = set(module.docstrings)
     for sequence in module.sequences:
         words = [e.value for e in sequence.elts if isinstance(e, ast.Constant)]
@@ -869,6 +888,9 @@ def not_torchrun_ports(module: Module) -> set:
         ]
         if any(isinstance(t, str) and OTHER_LAUNCHER_ENV.search(t) for t in tested):
             exempt.update(id(n) for s in branch.body for n in ast.walk(s))
+        if "MASTER_PORT" in tested:
+            every = branch.body + branch.orelse
+            exempt.update(id(n) for s in every for n in ast.walk(s))
     return exempt
 
 

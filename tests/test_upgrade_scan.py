@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -820,3 +821,33 @@ def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.C
     assert eager and {scan.severity_of(f) for f in eager} == {"warns"}
     assert compiled and {scan.severity_of(f) for f in compiled} == {"breaks"}
     assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0
+
+
+def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fixable/ holds only findings that --fix rewrites, of every fixable rule and every line kind --explain names
+    (issue 34: two port findings on one line got two insertions; YAML `- run:` and Dockerfile `CMD` lines were
+    never rewritten; the MASTER_PORT advisory fired on a line that passes --master-port)."""
+    copy = shutil.copytree(FIXTURES / "fixable", tmp_path / "fixable")
+    before = scan.scan_paths([copy]).findings
+    assert {f.rule for f in before} == set(fix.FIXABLE)
+    assert {scan.kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
+    assert cli.main([str(copy), "--fix"]) == 0
+    assert f"fixed {len(before)} finding(s) in 4 file(s)" in capsys.readouterr().err
+    assert cli.main([str(copy)]) == 0, capsys.readouterr().out
+    assert (copy / "launch.sh").read_text().count("--master-port=29500") == 2, "one insertion per line"
+
+
+def test_after_fix_the_rescan_finds_what_fix_left(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On every fixture: the report --fix prints is what a rescan finds, and nothing is left to fix."""
+    copy = shutil.copytree(FIXTURES, tmp_path / "fixtures")
+
+    def found(args: list[str]) -> list[tuple[str, str, str, int | None]]:
+        cli.main([str(copy), "--format", "json", *args])
+        findings = json.loads(capsys.readouterr().out)["findings"]
+        return sorted((f["path"], f["rule"], f["detail"], f["cell"]) for f in findings)
+
+    before = found([])
+    left = found(["--fix"])
+    assert len(left) < len(before)
+    assert found([]) == left
+    assert cli.main([str(copy), "--diff"]) == 0, "nothing left that --fix could rewrite"

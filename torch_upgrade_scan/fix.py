@@ -15,6 +15,7 @@ from pathlib import Path
 
 from torch_upgrade_scan.scan import (
     KNOB,
+    KNOB_ENV,
     Finding,
     kind_of,
     read_python,
@@ -28,9 +29,13 @@ FIXABLE = {
     "green-context-positional": "names the positional arguments of GreenContext.create: "
     "create(16, 0) becomes create(num_sms=16, device_id=0) (2.11's order: num_sms, device_id)",
     "defer-layout-freezing": "deletes a statement that assigns the knob (`config.max_autotune_defer_layout_freezing "
-    "= ...`; a `pass` where it was the only statement of its block); other uses need judgement",
-    "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML or Dockerfile line, which "
-    "keeps 2.11's port; a Python literal 29500 needs judgement",
+    "= ...`; a `pass` where it was the only statement of its block) or its environment variable "
+    "(`os.environ['TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING'] = ...`), and the variable's setting in a "
+    "shell, Makefile, YAML or Dockerfile line (the line, where nothing else is left on it); other uses need "
+    "judgement",
+    "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML (`run:`) or Dockerfile "
+    "(`RUN`, `CMD`, `ENTRYPOINT` in shell form) line, which keeps 2.11's port, once a line; a Python literal "
+    "29500 needs judgement",
 }
 GREEN_CONTEXT_ORDER = (
     "num_sms",
@@ -39,6 +44,11 @@ GREEN_CONTEXT_ORDER = (
 SHELL_KINDS = {"shell", "yaml", "docker"}
 # The launcher as a shell word (not `"torchrun",` in a Dockerfile's JSON form, which --fix leaves alone).
 LAUNCHER = re.compile(r"\btorchrun(?=\s|$)|-m\s+torch\.distributed\.(?:run|launch)(?=\s|$)")
+# The knob's environment variable set in a shell word (`NAME=value`), and as a YAML key (`NAME: value`).
+ENV_SETTING = re.compile(rf"(?<![\w-]){KNOB_ENV}=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)[ \t]*")
+YAML_SETTING = re.compile(rf"^(\s*)[\"']?{KNOB_ENV}[\"']?\s*:")
+# What is left of a line that only set the variable: the line goes.
+LEFT_EMPTY = re.compile(r"^\s*(?:export|ENV|ARG|-\s+run:)?\s*(?:#.*)?$")
 Edit = tuple[int, int, str]  # start offset, end offset, replacement
 
 
@@ -92,10 +102,8 @@ def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
                 hit = [
                     t
                     for t in targets
-                    if isinstance(t, ast.Attribute)
-                    and t.attr == KNOB
-                    and t.lineno == finding.line
-                    and t.col_offset + 1 == finding.column
+                    for at in [knob_target(t)]
+                    if at is not None and at.lineno == finding.line and at.col_offset + 1 == finding.column
                 ]
                 if not hit or len(targets) != 1 or statement.end_lineno is None:
                     continue
@@ -110,6 +118,37 @@ def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
                     return [(start, end, f"{before.decode('utf-8')}pass\n")]
                 return [(start, end, "")]
     return []
+
+
+def knob_target(target: ast.expr) -> ast.expr | None:
+    """The node a finding points at when `target` is the knob (`x.knob`) or its variable (`os.environ[NAME]`)."""
+    if isinstance(target, ast.Attribute) and target.attr == KNOB:
+        return target
+    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value == KNOB_ENV:
+        return target.slice
+    return None
+
+
+def env_edits(source: Source, finding: Finding, kind: str) -> list[Edit]:
+    """Delete the knob's environment variable from a shell, YAML or Dockerfile line: the whole line where nothing
+    else is left on it (a YAML key only beside a sibling key, so that its mapping is not left empty)."""
+    number = finding.line
+    line = source.lines[number - 1]
+    start, end = source.starts[number - 1], source.starts[number]
+    yaml_key = YAML_SETTING.match(line) if kind == "yaml" else None
+    if yaml_key:
+        indent = len(yaml_key.group(1))
+        around = [source.lines[i] for i in (number - 2, number) if 0 <= i < len(source.lines)]
+        neighbours = [text for text in around if text.strip() and not text.lstrip().startswith("#")]
+        beside = any(len(text) - len(text.lstrip()) == indent for text in neighbours)
+        return [(start, end, "")] if beside else []
+    match = ENV_SETTING.search(line)
+    if match is None:
+        return []
+    rest = line[: match.start()] + line[match.end() :]
+    if LEFT_EMPTY.match(rest) and not rest.rstrip().endswith("\\"):
+        return [(start, end, "")]
+    return [(start + match.start(), start + match.end(), "")]
 
 
 def port_edits(source: Source, finding: Finding, kind: str = "shell") -> list[Edit]:
@@ -147,6 +186,8 @@ def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, lis
             found = green_context_edits(tree, source, finding)
         elif tree is not None and finding.rule == "defer-layout-freezing":
             found = knob_edits(tree, source, finding)
+        elif kind in SHELL_KINDS and finding.rule == "defer-layout-freezing":
+            found = env_edits(source, finding, kind)
         elif kind in SHELL_KINDS and finding.rule == "port-29500":
             found = port_edits(source, finding, kind)
         if found and all(edit in edits for edit in found):  # the same rewrite for two findings: made once

@@ -1031,7 +1031,12 @@ def shell_rules(line: str):
                 "remove it: nothing reads it",
                 WARNS,
             )
-        elif name == "MASTER_PORT" and value == PORT and launches_torchrun(words):
+        elif (
+            name == "MASTER_PORT"
+            and value == PORT
+            and launches_torchrun(words)
+            and not PORT_OPTION.search(line)  # it passes the port: fixed
+        ):
             yield (
                 "port-29500",
                 "MASTER_PORT=29500 before torchrun",

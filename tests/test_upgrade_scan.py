@@ -152,7 +152,7 @@ def test_a_missing_path_is_bad_input_on_stderr(tmp_path: Path, capsys: pytest.Ca
 def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("import torch\ndef f(:\n    torch.jit.script\n")
     (tmp_path / "ok.py").write_text("import torch\ntorch.jit.script(torch.nn.Linear(2, 2))\n")
-    (tmp_path / "broken.ipynb").write_text("{not json, torch.jit")
+    (tmp_path / "broken.ipynb").write_text("{not json, torch.jit.script")
     report = scan.scan_paths([tmp_path])
     assert [(Path(f.path).name, f.line, f.rule) for f in report.findings] == [("ok.py", 2, "torchscript")]
     assert len(report.errors) == 2
@@ -165,8 +165,8 @@ def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> Non
 def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path) -> None:
     """Crash classes of issue 13: each is one error line, and the other files are still scanned."""
     (tmp_path / "chain600.py").write_text("import torch\nx = " + " + ".join(["a"] * 600) + "\ntorch.jit.script\n")
-    (tmp_path / "deep.py").write_text("import torch.jit\nx = " + "+".join(["a"] * 100_000) + "\n")
-    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit\n" * 16_000)
+    (tmp_path / "deep.py").write_text("from torch.jit import script\nx = " + "+".join(["a"] * 100_000) + "\n")
+    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit.script\n" * 16_000)
     (tmp_path / "huge_plain.py").write_text("x = 1\n" * 60_000)  # no torch content: skipped, no error
     os.mkfifo(tmp_path / "pipe.py")
     start = time.perf_counter()

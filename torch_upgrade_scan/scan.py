@@ -5,6 +5,7 @@
 # the standard library only (lines of 88 characters at most: it is stamped into a
 # notebook, which `ruff check notebooks` reads at that width).
 import ast
+import bisect
 import dataclasses
 import fnmatch
 import io
@@ -250,6 +251,10 @@ for _op in DIST_NN_OPS:
     NAME_RULES[f"torch.distributed.nn.{_op}"] = ("dist-nn-functional", _op)
     NAME_RULES[f"torch.distributed.nn.functional.{_op}"] = ("dist-nn-functional", _op)
 
+# Names that start so may be in NAME_RULES (a quick test before the lookups).
+RULE_PREFIXES = tuple({name.rsplit(".", 1)[0] for name in NAME_RULES})
+# A function decorated with this runs under torchelastic (torchrun).
+LAUNCHER_RECORD = "torch.distributed.elastic.multiprocessing.errors.record"
 PORT = "29500"
 PORT_IN_TEXT = re.compile(r":29500\b")
 # A 29500 that goes with one of these is passed to the launcher, not picked by it.
@@ -327,18 +332,87 @@ SOURCE_BUILD = re.compile(r"github\.com/pytorch/pytorch(?:\.git)?\b")
 NOQA = re.compile(
     r"#\s*noqa\b(?:\s*:\s*(?P<names>[\w-]+(?:[,\s]+[\w-]+)*))?", re.IGNORECASE
 )
-# A file can only have findings if its text holds one of these words.
-PY_TRIGGERS = (
-    r"jit|distributed\.nn|distributed import nn|"
-    r"\bnn\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)|"
-    r"29500|GreenContext|green_contexts|stream_capturing|metadata_json|magma|"
-    r"Magma|MAGMA|layout_freezing|LAYOUT_FREEZING|cu128|fullgraph|isend|irecv|"
-    r"init_process_group"
+
+
+@dataclasses.dataclass(frozen=True)
+class Needs:
+    """What a file's bytes must hold for a rule to find anything in it: one of
+    `words` (a fast substring search), then a match of one of `any_of` (where
+    given) and of each of `all_of`. Checked before a file is decoded or parsed;
+    most files hold none. (Each pattern starts with a literal word, which the
+    regex engine seeks fast.)"""
+
+    words: tuple[bytes, ...]
+    any_of: "tuple[re.Pattern[bytes], ...]" = ()
+    all_of: "tuple[re.Pattern[bytes], ...]" = ()
+
+    def seen(self, data: bytes) -> bool:
+        if not any(word in data for word in self.words):
+            return False
+        if self.any_of and not any(pattern.search(data) for pattern in self.any_of):
+            return False
+        return all(pattern.search(data) for pattern in self.all_of)
+
+
+# a torch.jit API, or an import that can alias one (`from torch.jit import`,
+# `import torch.jit as`, `from torch import nn, jit`)
+JIT_USE = (
+    re.compile(
+        rb"jit(?:\.(?:" + "|".join(JIT_APIS).encode() + rb")\b|\s+import\b|\s+as\b)"
+    ),
+    re.compile(rb"import[^\n]*\bjit\b"),
 )
-TRIGGERS = {
-    "python": re.compile(PY_TRIGGERS),
-    "text": re.compile(PY_TRIGGERS + r"|torchrun|torch\.distributed\.(?:run|launch)"),
+FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
+NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\s*True")
+# What each rule needs to see in Python code (in .py files, notebooks and
+# Markdown code blocks alike) ...
+PYTHON_NEEDS = {
+    "torchscript": Needs((b"jit",), JIT_USE),
+    "dist-nn-functional": Needs(
+        (b"nn",),
+        (
+            re.compile(
+                rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"
+                rb"|\b(?<=distributed\.nn)|\b(?<=distributed import nn))"
+            ),
+        ),
+    ),
+    "port-29500": Needs((PORT.encode(),)),
+    "green-context-positional": Needs((b"GreenContext", b"green_contexts")),
+    "stream-capturing": Needs((b"is_current_stream_capturing",)),
+    "metadata-json": Needs((b"metadata_json",)),
+    "magma": Needs((b"preferred_linalg_library", b"LinalgBackend")),
+    "defer-layout-freezing": Needs((b"layout_freezing", b"LAYOUT_FREEZING")),
+    "cu128-wheels": Needs((b"cu128",)),
+    # both compile rules: fullgraph=True and what makes it raise or run no frame
+    "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
+    "torchcomms-p2p": Needs((b"isend(", b"irecv(")),
+    # a multi-device backend string: "cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"
+    "torchcomms-one-device": Needs(
+        (b"init_process_group",), (re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:"),)
+    ),
 }
+PYTHON_NEEDS["fsdp2-fullgraph"] = PYTHON_NEEDS["fullgraph-no-frames"]
+# ... and, beyond that, in shell-like and other text files (torchrun lines are
+# evidence for the Python files they start; source builds name CUDA versions).
+TEXT_NEEDS = {
+    "port-29500": Needs(
+        (b"torchrun", b"torch.distributed.run", b"torch.distributed.launch")
+    ),
+    "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
+}
+UNIQUE_NEEDS = {
+    "python": tuple(dict.fromkeys(PYTHON_NEEDS.values())),
+    "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), *TEXT_NEEDS.values()])),
+}
+
+
+def needed(kind: str | None, data: bytes) -> bool:
+    """Whether any rule can find something in a file of this kind with these bytes."""
+    needs = UNIQUE_NEEDS["python" if kind == "python" else "text"]
+    return any(one.seen(data) for one in needs)
+
+
 SKIPPED_FOLDERS = {
     ".git",
     ".hg",
@@ -437,10 +511,25 @@ class Scope:
     def __init__(self, kind: str, parent: "Scope | None", name: str = "") -> None:
         self.kind, self.parent, self.name = kind, parent, name
         self.bindings: dict = {}  # name -> [(position, dotted name or None)]
+        self.positions: dict = {}  # name -> sorted positions, made on first lookup
         self.globals: set = set()
 
     def bind(self, name: str, position: tuple, target: str | None) -> None:
         self.bindings.setdefault(name, []).append((position, target))
+        self.positions.pop(name, None)
+
+    def lookup(self, name: str, position: tuple) -> tuple[bool, str | None]:
+        """(bound here, what to): the last binding at or before `position`, else
+        the last one of all (a function may run after a later import)."""
+        bound = self.bindings.get(name)
+        if not bound:
+            return False, None
+        positions = self.positions.get(name)
+        if positions is None:
+            bound.sort(key=lambda binding: binding[0])
+            positions = self.positions[name] = [binding[0] for binding in bound]
+        index = bisect.bisect_right(positions, position)
+        return True, bound[index - 1 if index else -1][1]
 
 
 def resolve(name: str, scope: Scope, position: tuple) -> str | None:
@@ -453,10 +542,9 @@ def resolve(name: str, scope: Scope, position: tuple) -> str | None:
             while current.parent is not None:
                 current = current.parent
         if current.kind != "class" or first:
-            bound = current.bindings.get(name)
+            bound, target = current.lookup(name, position)
             if bound:
-                earlier = [b for b in bound if b[0] <= position]
-                return max(earlier or bound, key=lambda b: b[0])[1]
+                return target
         current, first = current.parent, False
     return "torch" if name == "torch" else None
 
@@ -468,6 +556,15 @@ def dotted(node: ast.AST) -> tuple[str, list[str]] | None:
         parts.append(node.attr)
         node = node.value
     return (node.id, parts[::-1]) if isinstance(node, ast.Name) else None
+
+
+CHILD_FIELDS: dict = {}  # node type -> the fields that can hold child nodes
+
+
+def child_fields(kind: type[ast.AST]) -> tuple:
+    """A node type's fields, less `ctx` (Load, Store: never of interest)."""
+    fields = CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f != "ctx")
+    return fields
 
 
 class Module:
@@ -499,20 +596,21 @@ class Module:
         while stack:
             node, scope, at, inner = stack.pop()
             kind = type(node)
+            child_scope, child_at = scope, at
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Load:
+                    if not inner:
+                        self.chains.append((unit, node, scope))
+                else:
+                    target = self.root if node.id in scope.globals else scope
+                    position = (unit, node.lineno, node.col_offset)
+                    target.bind(node.id, at or position, None)
+                continue
             position = (
                 unit,
                 getattr(node, "lineno", 0),
                 getattr(node, "col_offset", 0),
             )
-            child_scope, child_at = scope, at
-            if kind is ast.Name:
-                if isinstance(node.ctx, ast.Load):
-                    if not inner:
-                        self.chains.append((unit, node, scope))
-                else:
-                    target = self.root if node.id in scope.globals else scope
-                    target.bind(node.id, at or position, None)
-                continue
             if kind is ast.Attribute:
                 if not inner:
                     self.chains.append((unit, node, scope))
@@ -605,8 +703,14 @@ class Module:
                 scope.bind(node.name, position, None)
             elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
                 scope.bind(node.name, position, None)
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, child_scope, child_at, False))
+            for field in CHILD_FIELDS.get(kind) or child_fields(kind):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for child in value:
+                        if isinstance(child, ast.AST):
+                            stack.append((child, child_scope, child_at, False))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, child_scope, child_at, False))
 
     def name_of(self, node: Any, scope: Scope, unit: int) -> str | None:
         chain = dotted(node)
@@ -665,6 +769,10 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
         name = names.get(id(node))
         if not name or not isinstance(node.ctx, ast.Load):
             continue  # `torch.jit.script = lambda f: f` replaces the API: no use of it
+        if name.startswith(LAUNCHER_RECORD):
+            facts["launcher"] = True
+        if not name.startswith(RULE_PREFIXES):
+            continue
         for end in range(name.count(".") + 1, 0, -1):
             prefix = ".".join(name.split(".")[:end])
             if prefix in NAME_RULES:
@@ -680,8 +788,6 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                 else:
                     emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
-        if name.startswith("torch.distributed.elastic.multiprocessing.errors.record"):
-            facts["launcher"] = True
     dispatch_modes = {  # the classes of this module that are TorchDispatchModes
         node.name
         for _, node, _ in module.bases
@@ -1493,24 +1599,23 @@ def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
     return scan
 
 
-def mentions_torch(path: Path, triggers: re.Pattern, chunk: int = 1 << 20) -> bool:
-    """Whether a file holds a trigger word, read in 1 MB chunks (bounded memory)."""
-    overlap = ""
+def mentions_torch(path: Path, kind: str | None, chunk: int = 1 << 20) -> bool:
+    """Whether a rule could find something in a file too large to scan (so that
+    its size is an error), read in 1 MB chunks (bounded memory)."""
+    overlap = b""
     with open(path, "rb") as stream:
         while block := stream.read(chunk):
-            text = overlap + block.decode("latin-1")
-            if triggers.search(text):
+            if needed(kind, overlap + block):
                 return True
-            overlap = text[-64:]
+            overlap = block[-64:]
     return False
 
 
 def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
-    """Read one file and apply the rules. A file without a trigger word is
-    skipped before anything can fail (encoding, size, syntax); a file over
-    `max_bytes` that has one is an error, read in bounded memory."""
+    """Read one file and apply the rules. A file that holds nothing a rule needs
+    is skipped before anything can fail (encoding, size, syntax); a file over
+    `max_bytes` that holds something is an error, read in bounded memory."""
     kind = kind_of(path)
-    triggers = TRIGGERS["python" if kind == "python" else "text"]
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -1518,7 +1623,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
             return
         limit = max_bytes * (NOTEBOOK_FACTOR if kind == "notebook" else 1)
         if info.st_size > limit:
-            if mentions_torch(path, triggers):
+            if mentions_torch(path, kind):
                 size = f"{info.st_size} bytes, over the {limit}-byte limit"
                 scan.errors.append(
                     f"{path}: {size} (not scanned: raise --max-bytes or exclude it)"
@@ -1528,18 +1633,16 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
     except OSError as error:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
+    if not needed(kind, data):
+        return  # no rule can match: no decoding, no parse
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
-        if not triggers.search(data.decode("latin-1")):
-            return  # no torch content: its encoding does not matter
         if kind == "python" or kind == "notebook":
             scan.errors.append(f"{path}: cannot decode ({undecodable(data, error)})")
             return
         text = data.decode("latin-1")
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
-    if not triggers.search(text):
-        return  # no rule can match: skip the parse
     if kind == "python":
         for number, line in enumerate(text.split("\n"), start=1):
             scan.lines[(None, number)] = line
@@ -1636,11 +1739,15 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int = MAX_BYTES) ->
     if str(language).lower() != "python":
         scan.notes.append(f"{scan.path}: a {language} notebook (skipped)")
         return
+    sources = [
+        (number, cell_text(cell))
+        for number, cell in enumerate(cells, start=1)
+        if isinstance(cell, dict) and cell.get("cell_type") == "code"
+    ]
+    if not needed("notebook", "\n".join(text for _, text in sources).encode()):
+        return  # what matched was in the outputs or the Markdown: no parse
     units = []
-    for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        source = cell_text(cell)
+    for number, source in sources:
         for line_number, line in enumerate(source.split("\n"), start=1):
             scan.lines[(number, line_number)] = line
         code, shell = split_cell(source)
@@ -1741,6 +1848,14 @@ def files_under(paths, report: Report, exclude=()) -> list:
     return found
 
 
+def size_of(path: str) -> int:
+    """A file's size in bytes (0 when it cannot be read: its scan says why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
+
+
 def collect(scans) -> Report:
     report = Report()
     for scan in scans:
@@ -1789,11 +1904,17 @@ def scan_paths(
     files = [str(p) for p in files_under(paths, listing, exclude)]
     parallel = jobs > 1 and len(files) >= 64 and scan_file.__module__ != "__main__"
     if parallel:
+        # Largest first, in small chunks: the few files that are parsed are
+        # spread over the workers, and none is left alone at the end.
+        order = sorted(range(len(files)), key=lambda i: -size_of(files[i]))
         with ProcessPoolExecutor(jobs) as pool:
-            chunk = max(1, len(files) // (jobs * 16))
-            scans = list(
-                pool.map(scan_file, files, [max_bytes] * len(files), chunksize=chunk)
+            done = pool.map(
+                scan_file,
+                [files[i] for i in order],
+                [max_bytes] * len(files),
+                chunksize=4,
             )
+            scans = [scan for _, scan in sorted(zip(order, done, strict=True))]
     else:
         scans = [scan_file(f, max_bytes) for f in files]
     report = collect(scans)

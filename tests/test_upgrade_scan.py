@@ -851,3 +851,22 @@ def test_after_fix_the_rescan_finds_what_fix_left(tmp_path: Path, capsys: pytest
     assert len(left) < len(before)
     assert found([]) == left
     assert cli.main([str(copy), "--diff"]) == 0, "nothing left that --fix could rewrite"
+
+
+def test_dist_nn_fixes_carry_the_split_sizes_and_the_reduction() -> None:
+    """Issue 38, item 7: the all_to_all_single fix dropped the split sizes, and the all_reduce fix always said 'sum'
+    although funcol's backward raises for any other reduction (torch/distributed/_functional_collectives.py)."""
+    report = scan.scan_source("import torch.distributed as dist\nimport torch.distributed.nn.functional as F\n"
+                              "a = F.all_to_all_single(out, inp, [1, 3], [2, 2])\n"
+                              "b = F.all_reduce(t, dist.ReduceOp.MAX)\nc = F.all_reduce(t)\n"
+                              "d = F.reduce_scatter(o, xs, op=dist.ReduceOp.AVG)\n")
+    fixes = {f.line: f.fix for f in report.findings}
+    assert "funcol.all_to_all_single_autograd(inp, [1, 3], [2, 2], group)" in fixes[3]
+    assert "funcol.all_reduce(t, 'max', group)" in fixes[4] and "supports only 'sum'" in fixes[4]
+    assert "funcol.all_reduce(t, 'sum', group)" in fixes[5] and "only 'sum'" not in fixes[5]
+    assert "'avg'" in fixes[6] and "supports only 'sum'" in fixes[6]
+
+
+def test_the_magma_rule_names_triangular_solve() -> None:
+    """Issue 38, item 8: 2.12 took MAGMA out of triangular_solve too (pytorch#174109)."""
+    assert "triangular_solve" in scan.RULES["magma"].changed

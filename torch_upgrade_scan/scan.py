@@ -99,8 +99,10 @@ RULES = {
         Rule(
             "magma",
             ADVISORY,
-            "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve and "
-            "cholesky_inverse no longer use it, so preferring it changes nothing there",
+            "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve, "
+            "cholesky_inverse and triangular_solve (pytorch#174109: its CUDA kernel "
+            "calls cuBLAS only) no longer use it, so preferring it changes nothing "
+            "there",
             "drop the preference (PyTorch picks per op), or ask for 'cusolver'",
         ),
         Rule(
@@ -728,18 +730,51 @@ def jit_fix(key: str, path: str, decorator: bool) -> str:
     return JIT_FIXES["script@" if decorator and key == "script" else key]
 
 
-def dist_nn_fix(op: str) -> str:
-    """The fix for one torch.distributed.nn collective."""
+def argument(call: Any, index: int, keyword: str) -> str | None:
+    """A call's argument as written (positional `index` or `keyword=`), or None."""
+    if call is None:
+        return None
+    if len(call.args) > index and not any(
+        isinstance(a, ast.Starred) for a in call.args[: index + 1]
+    ):
+        return ast.unparse(call.args[index])
+    found = [k.value for k in call.keywords if k.arg == keyword]
+    return ast.unparse(found[0]) if found else None
+
+
+def dist_nn_fix(op: str, call: Any = None) -> str:
+    """The fix for one torch.distributed.nn collective; with its `call`, written
+    with the call's own split sizes and reduction (funcol's backward of
+    all_reduce and reduce_scatter raises for any reduction but 'sum')."""
     if op not in FUNCOL:
         return (
             "no compilable equivalent: keep the call outside the compiled region "
             "(torch.compiler.disable)"
         )
+    replacement, note = FUNCOL[op], FUNCOL_NOTES.get(op, "")
+    if op == "all_to_all_single" and call is not None:
+        values = [
+            argument(call, 1, "input") or "t",
+            argument(call, 2, "output_split_sizes") or "None",
+            argument(call, 3, "input_split_sizes") or "None",
+            argument(call, 4, "group") or "group",
+        ]
+        replacement = f"funcol.all_to_all_single_autograd({', '.join(values)})"
+    reduction = {"all_reduce": 1, "reduce_scatter": 2}.get(op)
+    given = argument(call, reduction, "op") if reduction else None
+    if given is not None and not given.upper().endswith("SUM"):
+        name = given.rpartition(".")[2].strip("'\"").lower()
+        replacement = replacement.replace("'sum'", repr(name))
+        note = (
+            f"funcol's backward supports only 'sum' ({given} raises RuntimeError "
+            "in backward): where gradients flow, keep this call outside the "
+            "compiled region (torch.compiler.disable)"
+        )
     fix = (
-        f"use {FUNCOL[op]} (funcol: torch.distributed._functional_collectives), "
+        f"use {replacement} (funcol: torch.distributed._functional_collectives), "
         "which compiles"
     )
-    return f"{fix}; {FUNCOL_NOTES[op]}" if op in FUNCOL_NOTES else fix
+    return f"{fix}; {note}" if note else fix
 
 
 def python_findings(module: Module, path: str, emit, pending) -> dict:
@@ -765,6 +800,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
     bound = {
         id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1
     }
+    called = {id(call.func): call for _, call, _ in module.calls}
     for unit, node, _ in module.chains:
         name = names.get(id(node))
         if not name or not isinstance(node.ctx, ast.Load):
@@ -781,7 +817,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                 if rule == "torchscript":
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
-                    fix = dist_nn_fix(key)
+                    fix = dist_nn_fix(key, called.get(id(node)))
                 if rule == "dist-nn-functional":
                     deprecated = key in DEPRECATED_DIST_NN
                     under_compile.append((unit, node, rule, prefix, fix, deprecated))

@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,7 +94,7 @@ def test_text_report_is_grouped_by_rule(capsys: pytest.CaptureFixture[str]) -> N
     assert cli.main([str(FIXTURES / "affected.ipynb")]) == 1
     out = capsys.readouterr().out
     assert out.count("[torchscript] warns: TorchScript is deprecated") == 1, "what changed is said once per rule"
-    assert "affected.ipynb[cell 3]:1:12: torch.jit.script" in out, "cells count from 1"
+    assert "affected.ipynb:27:1: cell 3, line 1, column 12: torch.jit.script" in out, "cells count from 1"
     assert "fix (torch.jit.script, torch.jit.trace): " in out or "fix: " in out
     assert re.search(r"finding\(s\) in 1 file\(s\), 0 error\(s\), 0 note\(s\); [\d.]+ s, \d+ files/s", out)
 
@@ -150,7 +152,7 @@ def test_a_missing_path_is_bad_input_on_stderr(tmp_path: Path, capsys: pytest.Ca
 def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("import torch\ndef f(:\n    torch.jit.script\n")
     (tmp_path / "ok.py").write_text("import torch\ntorch.jit.script(torch.nn.Linear(2, 2))\n")
-    (tmp_path / "broken.ipynb").write_text("{not json, torch.jit")
+    (tmp_path / "broken.ipynb").write_text("{not json, torch.jit.script")
     report = scan.scan_paths([tmp_path])
     assert [(Path(f.path).name, f.line, f.rule) for f in report.findings] == [("ok.py", 2, "torchscript")]
     assert len(report.errors) == 2
@@ -163,8 +165,8 @@ def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> Non
 def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path) -> None:
     """Crash classes of issue 13: each is one error line, and the other files are still scanned."""
     (tmp_path / "chain600.py").write_text("import torch\nx = " + " + ".join(["a"] * 600) + "\ntorch.jit.script\n")
-    (tmp_path / "deep.py").write_text("import torch.jit\nx = " + "+".join(["a"] * 100_000) + "\n")
-    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit\n" * 16_000)
+    (tmp_path / "deep.py").write_text("from torch.jit import script\nx = " + "+".join(["a"] * 100_000) + "\n")
+    (tmp_path / "huge.py").write_text("import torch\n" + "x = 1  # torch.jit.script\n" * 16_000)
     (tmp_path / "huge_plain.py").write_text("x = 1\n" * 60_000)  # no torch content: skipped, no error
     os.mkfifo(tmp_path / "pipe.py")
     start = time.perf_counter()
@@ -459,12 +461,21 @@ def test_excludes_are_relative_to_each_scanned_path(tmp_path: Path) -> None:
 NOT_PARSED = "# Guide\n\n```python\nimport torch\ntorch.jit.script(\n```\n"
 
 
-@pytest.mark.parametrize("form", ["text", "json", "sarif", "github"])
+@pytest.mark.parametrize("form", ["text", "concise", "json", "sarif"])
 def test_notes_are_in_every_format(form: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path / "README.md", NOT_PARSED)
     assert cli.main([str(tmp_path), "--format", form]) == 0
     out = capsys.readouterr().out
     assert "README.md:5: code not parsed" in out
+
+
+def test_notes_are_github_annotations_only_when_asked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A "code not parsed" note is no finding: annotating each one buried the findings (33 on diffusers)."""
+    write(tmp_path / "README.md", NOT_PARSED)
+    assert cli.main([str(tmp_path), "--output-format", "github"]) == 0
+    assert capsys.readouterr().out.strip() == ""
+    assert cli.main([str(tmp_path), "--output-format", "github", "--annotate-notes"]) == 0
+    assert "::notice title=torch-upgrade-scan note::" in capsys.readouterr().out
 
 
 # ---- robustness (issue 24) ---------------------------------------------------------------------------------------
@@ -547,7 +558,10 @@ def json_line_of(path: Path, text: str) -> int:
 def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     on_disk = json_line_of(notebook_file, "m = torch.jit.script(f)")
     cli.main([str(notebook_file)])
-    assert "lesson.ipynb[cell 2]:2:5: torch.jit.script" in capsys.readouterr().out
+    assert f"lesson.ipynb:{on_disk}:1: cell 2, line 2, column 5: torch.jit.script" in capsys.readouterr().out
+    cli.main([str(notebook_file), "--output-format", "concise"])
+    concise = capsys.readouterr().out.splitlines()[0]
+    assert concise.startswith(f"{notebook_file}:{on_disk}:1: torchscript cell 2, line 2, column 5: torch.jit.script")
     cli.main([str(notebook_file), "--format", "json"])
     finding = json.loads(capsys.readouterr().out)["findings"][0]
     assert (finding["cell"], finding["line"], finding["column"], finding["file_line"]) == (2, 2, 5, on_disk)
@@ -555,10 +569,10 @@ def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.C
     result = json.loads(capsys.readouterr().out)["runs"][0]["results"][0]
     assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": on_disk}
     assert result["properties"] == {"cell": 2, "cellLine": 2, "cellColumn": 5}
-    assert result["message"]["text"].startswith("cell 2, line 2: torch.jit.script")
+    assert result["message"]["text"].startswith("cell 2, line 2, column 5: torch.jit.script")
     cli.main([str(notebook_file), "--format", "github"])
     annotation = capsys.readouterr().out.splitlines()[0]
-    assert f",line={on_disk},title=" in annotation and "::cell 2, line 2: torch.jit.script" in annotation
+    assert f",line={on_disk},title=" in annotation and "::cell 2, line 2, column 5: torch.jit.script" in annotation
 
 
 def test_a_notebook_on_one_line_points_at_line_1(tmp_path: Path) -> None:
@@ -659,3 +673,200 @@ def test_the_port_fix_edits_only_shell_words(line: str, fixed: str | None) -> No
     else:
         [(start, end, text)] = edits
         assert (source.text[:start] + text + source.text[end:]).split("\n")[1] == fixed
+
+
+# ---- the file system and the terminal never abort a scan (issue 34) ----------------------------------------------
+
+
+def deny(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """Make `folder` unreadable as it is for a user who is not its owner (the tests may run as root, for whom
+    chmod 000 changes nothing): listing it and looking inside it raise PermissionError."""
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def refused(path: str) -> PermissionError:
+        return PermissionError(13, "Permission denied", path)
+
+    def scandir(path: str = ".") -> Any:
+        if Path(path) == folder:
+            raise refused(path)
+        return real_scandir(path)
+
+    def stat(path: str, *args: Any, **kwargs: Any) -> os.stat_result:
+        if Path(path).parent == folder:
+            raise refused(path)
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat)
+
+
+def test_an_unreadable_sub_folder_is_one_error_and_the_report_is_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "m.py", JIT)
+    (tmp_path / "sub").mkdir()
+    deny(monkeypatch, tmp_path / "sub")
+    assert cli.main([str(tmp_path), "--jobs", "1"]) == 2, "an error, not a scanner bug (3)"
+    captured = capsys.readouterr()
+    assert "m.py:2:5: torch.jit.script" in captured.out, "the report is written"
+    assert captured.err.strip() == f"error: {tmp_path / 'sub'}: cannot read folder (Permission denied)"
+    assert cli.main([str(tmp_path), "--exclude", "sub", "--jobs", "1"]) == 1, "--exclude applies before the probe"
+    assert capsys.readouterr().err == ""
+
+
+def test_an_unreadable_path_is_one_line_and_exit_2(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "locked").mkdir()
+    monkeypatch.chdir(tmp_path)
+    deny(monkeypatch, tmp_path / "locked")
+    assert cli.main([str(tmp_path / "locked")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [f"error: {tmp_path / 'locked'}: cannot read folder (Permission denied)"]
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a user that permissions apply to")
+def test_a_folder_without_permission(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "m.py", JIT)
+    locked = tmp_path / "sub"
+    write(locked / "n.py", JIT)
+    locked.chmod(0)
+    try:
+        assert cli.main([str(tmp_path)]) == 2
+        assert "sub: cannot read folder (Permission denied)" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o755)
+
+
+def test_links_loops_and_binary_files_say_why(tmp_path: Path) -> None:
+    write(tmp_path / "real.py", JIT)
+    (tmp_path / "alias.py").symlink_to(tmp_path / "real.py")
+    (tmp_path / "loop_a.py").symlink_to(tmp_path / "loop_b.py")
+    (tmp_path / "loop_b.py").symlink_to(tmp_path / "loop_a.py")
+    (tmp_path / "blob.py").write_bytes(b"\x00\xff\xfe torch.jit.script \x00")
+    report = scan.scan_paths([tmp_path])
+    assert [(Path(f.path).name, f.line) for f in report.findings] == [("alias.py", 2)], "a linked file once"
+    assert report.internal == []
+    assert sorted(e.split(": ", 1)[1] for e in report.errors) == [
+        "cannot decode (a binary file: it holds NUL bytes)",
+        "cannot read (Too many levels of symbolic links)",
+        "cannot read (Too many levels of symbolic links)",
+    ]
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    write(tmp_path / "many.py", "import torch\n" + "torch.jit.script(f)\n" * 5000)  # more than a pipe holds
+    process = subprocess.Popen([sys.executable, "-m", "torch_upgrade_scan", str(tmp_path), "--format", "concise"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stderr is not None
+    assert "torchscript" in process.stdout.readline()
+    process.stdout.close()  # as `| head -1` does
+    err = process.stderr.read()
+    assert process.wait(timeout=60) in (0, 1), err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+# ---- what ruff users expect (issue 34) ---------------------------------------------------------------------------
+
+
+def test_version_and_output_format(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main(["--version"])
+    assert stop.value.code == 0 and capsys.readouterr().out == f"torch-upgrade-scan {scan.VERSION}\n"
+    assert cli.main([str(FIXTURES / "affected.py"), "--output-format", "concise"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(re.fullmatch(r".*affected\.py:17:12: torchscript torch\.jit\.script: .* \[warns\]", line)
+               for line in lines), lines
+    findings = [line for line in lines if re.match(r".*:\d+:\d+: [a-z0-9-]+ ", line)]
+    assert len(findings) == len(scan.scan_paths([FIXTURES / "affected.py"]).findings), "one line per finding"
+
+
+def test_sarif_names_the_drivers_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main([str(FIXTURES / "affected.py"), "--output-format", "sarif"]) == 1
+    assert json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["version"] == scan.VERSION
+
+
+@pytest.mark.parametrize("option", ["--jobs", "--max-bytes"])
+@pytest.mark.parametrize("value", ["0", "-2", "many"])
+def test_jobs_and_max_bytes_must_be_positive(option: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        cli.main([str(FIXTURES / "clean.py"), option, value])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith(f"torch-upgrade-scan: error: argument {option}: ") and "Traceback" not in err
+
+
+def test_rule_names_are_case_insensitive_everywhere(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    report = scan.scan_paths([FIXTURES / "affected.py"])
+    assert cli.main([str(FIXTURES / "affected.py"), "--select", "TorchScript", "--format", "json"]) == 1
+    selected = json.loads(capsys.readouterr().out)["findings"]
+    assert len(selected) == sum(f.rule == "torchscript" for f in report.findings) > 0
+    assert cli.main(["--explain", "Port-29500"]) == 0
+    write(tmp_path / "pyproject.toml", '[tool.torch-upgrade-scan]\nignore = ["TorchScript"]\n')
+    write(tmp_path / "m.py", JIT)
+    assert cli.main([str(tmp_path)]) == 0
+
+
+def test_a_misspelt_table_is_a_warning(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(tmp_path / "pyproject.toml", '[tool.torch_upgrade_scan]\nignore = ["torchscript"]\n')
+    write(tmp_path / "m.py", JIT)
+    assert cli.main([str(tmp_path)]) == 1, "the table is not read"
+    err = capsys.readouterr().err
+    assert "warning: " in err and "[tool.torch_upgrade_scan] is not read" in err and "[tool.torch-upgrade-scan]" in err
+
+
+def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.CaptureFixture[str]) -> None:
+    """2.12 only warns for a deprecated dist.nn collective that runs eagerly: a `--fail-on breaks` hook must pass
+    (llm-foundry and axolotl call them eagerly); under torch.compile(fullgraph=True) they raise."""
+    eager = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_uncompiled.py"]).findings
+    compiled = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_compiled.py"]).findings
+    assert eager and {scan.severity_of(f) for f in eager} == {"warns"}
+    assert compiled and {scan.severity_of(f) for f in compiled} == {"breaks"}
+    assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0
+
+
+def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """fixable/ holds only findings that --fix rewrites, of every fixable rule and every line kind --explain names
+    (issue 34: two port findings on one line got two insertions; YAML `- run:` and Dockerfile `CMD` lines were
+    never rewritten; the MASTER_PORT advisory fired on a line that passes --master-port)."""
+    copy = shutil.copytree(FIXTURES / "fixable", tmp_path / "fixable")
+    before = scan.scan_paths([copy]).findings
+    assert {f.rule for f in before} == set(fix.FIXABLE)
+    assert {scan.kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
+    assert cli.main([str(copy), "--fix"]) == 0
+    assert f"fixed {len(before)} finding(s) in 4 file(s)" in capsys.readouterr().err
+    assert cli.main([str(copy)]) == 0, capsys.readouterr().out
+    assert (copy / "launch.sh").read_text().count("--master-port=29500") == 2, "one insertion per line"
+
+
+def test_after_fix_the_rescan_finds_what_fix_left(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """On every fixture: the report --fix prints is what a rescan finds, and nothing is left to fix."""
+    copy = shutil.copytree(FIXTURES, tmp_path / "fixtures")
+
+    def found(args: list[str]) -> list[tuple[str, str, str, int | None]]:
+        cli.main([str(copy), "--format", "json", *args])
+        findings = json.loads(capsys.readouterr().out)["findings"]
+        return sorted((f["path"], f["rule"], f["detail"], f["cell"]) for f in findings)
+
+    before = found([])
+    left = found(["--fix"])
+    assert len(left) < len(before)
+    assert found([]) == left
+    assert cli.main([str(copy), "--diff"]) == 0, "nothing left that --fix could rewrite"
+
+
+def test_dist_nn_fixes_carry_the_split_sizes_and_the_reduction() -> None:
+    """Issue 38, item 7: the all_to_all_single fix dropped the split sizes, and the all_reduce fix always said 'sum'
+    although funcol's backward raises for any other reduction (torch/distributed/_functional_collectives.py)."""
+    report = scan.scan_source("import torch.distributed as dist\nimport torch.distributed.nn.functional as F\n"
+                              "a = F.all_to_all_single(out, inp, [1, 3], [2, 2])\n"
+                              "b = F.all_reduce(t, dist.ReduceOp.MAX)\nc = F.all_reduce(t)\n"
+                              "d = F.reduce_scatter(o, xs, op=dist.ReduceOp.AVG)\n")
+    fixes = {f.line: f.fix for f in report.findings}
+    assert "funcol.all_to_all_single_autograd(inp, [1, 3], [2, 2], group)" in fixes[3]
+    assert "funcol.all_reduce(t, 'max', group)" in fixes[4] and "supports only 'sum'" in fixes[4]
+    assert "funcol.all_reduce(t, 'sum', group)" in fixes[5] and "only 'sum'" not in fixes[5]
+    assert "'avg'" in fixes[6] and "supports only 'sum'" in fixes[6]
+
+
+def test_the_magma_rule_names_triangular_solve() -> None:
+    """Issue 38, item 8: 2.12 took MAGMA out of triangular_solve too (pytorch#174109)."""
+    assert "triangular_solve" in scan.RULES["magma"].changed

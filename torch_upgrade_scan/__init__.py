@@ -8,6 +8,7 @@ pyproject.toml settings and fix mode.
 from torch_upgrade_scan.scan import (
     NO_RULE,
     RULES,
+    VERSION,
     Finding,
     Report,
     exit_code,
@@ -21,7 +22,7 @@ from torch_upgrade_scan.scan import (
     scan_source,
 )
 
-__version__ = "0.2.0"
+__version__ = VERSION
 __all__ = [
     "NO_RULE",
     "RULES",

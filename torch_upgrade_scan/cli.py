@@ -7,14 +7,17 @@ import os
 import sys
 import textwrap
 from pathlib import Path
+from typing import TextIO
 
 from torch_upgrade_scan import config as settings
 from torch_upgrade_scan import fix
 from torch_upgrade_scan.scan import (
+    FORMATS,
     MAX_BYTES,
     NOTEBOOK_FACTOR,
     RULES,
     SEVERITIES,
+    VERSION,
     exit_code,
     render,
     scan_paths,
@@ -65,8 +68,22 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     command.add_argument("paths", nargs="*", metavar="PATH", help="files or folders to scan (default: .)")
-    command.add_argument("--format", choices=["text", "json", "sarif", "github"], default="text")
-    command.add_argument("--json", action="store_true", help="same as --format json")
+    command.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
+    command.add_argument(
+        "--output-format",
+        "--format",
+        dest="format",
+        choices=FORMATS,
+        default="text",
+        help="text (grouped by rule), concise (one line per finding: path:line:col: rule message), json, sarif "
+        "or github (Actions annotations); default: text",
+    )
+    command.add_argument("--json", action="store_true", help="same as --output-format json")
+    command.add_argument(
+        "--annotate-notes",
+        action="store_true",
+        help="with --output-format github, also annotate the notes (code not parsed, files skipped)",
+    )
     command.add_argument("--select", help="rules or severities to report, comma-separated")
     command.add_argument("--ignore", help="rules or severities to leave out, comma-separated")
     command.add_argument(
@@ -92,10 +109,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="a pyproject.toml to read settings from",
     )
-    command.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
+    command.add_argument(
+        "--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: one per CPU)"
+    )
     command.add_argument(
         "--max-bytes",
-        type=int,
+        type=positive,
         help=f"larger files are not parsed (default {MAX_BYTES})",
     )
     command.add_argument("--diff", action="store_true", help="print the safe rewrites as a unified diff")
@@ -109,16 +128,34 @@ def parser() -> argparse.ArgumentParser:
     return command
 
 
+def positive(text: str) -> int:
+    """An option's whole number of 1 or more (argparse names the option when this raises)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is less than 1")
+    return value
+
+
 def names(text: str | None, command: argparse.ArgumentParser, option: str) -> list[str] | None:
+    """Comma-separated rule or severity names, lower-cased; an unknown one ends with the valid names."""
     if text is None:
         return None
-    given = [name.strip() for name in text.split(",") if name.strip()]
-    unknown = sorted(set(given) - set(RULES) - set(SEVERITIES))
-    if unknown:
-        command.error(
-            f"{option}: unknown rule or severity {', '.join(unknown)} (valid: {', '.join([*SEVERITIES, *RULES])})"
-        )
-    return given
+    try:
+        return settings.check_names([name.strip() for name in text.split(",") if name.strip()], option)
+    except settings.ConfigError as error:
+        command.error(str(error))
+
+
+def write(text: str, stream: TextIO) -> None:
+    """Print to stdout or stderr; a reader that has gone (`| head`) ends the output quietly."""
+    try:
+        print(text, file=stream, flush=True)
+    except BrokenPipeError:
+        # Python would report the closed pipe again when it flushes at exit: point the stream at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
 def list_rules() -> str:
@@ -156,12 +193,12 @@ def main(argv: list[str] | None = None) -> int:
     command = parser()
     args = command.parse_args(argv)
     if args.list_rules:
-        print(list_rules())
+        write(list_rules(), sys.stdout)
         return 0
     if args.explain is not None:
-        if args.explain not in RULES:
+        if args.explain.lower() not in RULES:
             command.error(f"--explain: unknown rule {args.explain!r} (valid: {', '.join(RULES)})")
-        print(explain(args.explain))
+        write(explain(args.explain.lower()), sys.stdout)
         return 0
     select = names(args.select, command, "--select")
     ignore = names(args.ignore, command, "--ignore")
@@ -172,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         found = args.config or settings.find_pyproject(Path(paths[0])) or settings.find_pyproject(Path.cwd())
         config = settings.load(found)
     except settings.ConfigError as error:
-        print(f"error: {error}", file=sys.stderr)
+        write(f"error: {error}", sys.stderr)
         return 2
     try:
         report = scan_paths(
@@ -188,22 +225,17 @@ def main(argv: list[str] | None = None) -> int:
             changes = fix.plan(report.findings)
             fixed = [f for _, _, done in changes.values() for f in done]
             if args.diff:
-                print(fix.unified_diff(changes), end="")
-                print(
-                    f"{len(fixed)} finding(s) in {len(changes)} file(s) can be fixed with --fix",
-                    file=sys.stderr,
-                )
+                if changes:
+                    write(fix.unified_diff(changes).rstrip("\n"), sys.stdout)
+                write(f"{len(fixed)} finding(s) in {len(changes)} file(s) can be fixed with --fix", sys.stderr)
                 return 1 if changes else 0
-            fix.apply(changes)
+            report.errors += fix.apply(changes)
             report.findings = [f for f in report.findings if f not in fixed]
-            print(
-                f"fixed {len(fixed)} finding(s) in {len(changes)} file(s)",
-                file=sys.stderr,
-            )
+            write(f"fixed {len(fixed)} finding(s) in {len(changes)} file(s)", sys.stderr)
     except Exception as error:  # a scanner bug outside any one file
-        print(f"internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        write(f"internal error: {type(error).__name__}: {error}", sys.stderr)
         return 3
-    print(render(report, "json" if args.json else args.format))
+    write(render(report, "json" if args.json else args.format, notes=args.annotate_notes), sys.stdout)
     for message in report.errors + report.internal:
-        print(f"error: {message}", file=sys.stderr)
+        write(f"error: {message}", sys.stderr)
     return exit_code(report, None if args.exit_zero else (args.fail_on or config.fail_on))

@@ -19,6 +19,7 @@ import dataclasses
 import fnmatch
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,10 @@ else:  # Python 3.10: the same parser, from PyPI
 
 TABLE = "torch-upgrade-scan"
 KEYS = {"select", "ignore", "exclude", "per-file-ignores", "fail-on", "max-bytes"}
+
+
+def print_warning(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
 
 
 class ConfigError(Exception):
@@ -68,23 +73,40 @@ def matches(path: Path, root: Path, pattern: str) -> bool:
 
 
 def check_names(names: list[str], where: str) -> list[str]:
-    """Rule and severity names, or a ConfigError that lists the valid ones."""
-    unknown = sorted(set(names) - set(RULES) - set(SEVERITIES))
+    """Rule and severity names, lower-cased (they are case-insensitive, as in noqa comments), or a ConfigError
+    that lists the valid ones."""
+    lowered = [name.lower() for name in names]
+    unknown = sorted({n for n, low in zip(names, lowered, strict=True) if low not in RULES and low not in SEVERITIES})
     if unknown:
         valid = ", ".join([*SEVERITIES, *RULES])
         raise ConfigError(f"{where}: unknown rule or severity {', '.join(unknown)} (valid: {valid})")
-    return names
+    return lowered
 
 
-def find_pyproject(start: Path) -> Path | None:
-    """The first pyproject.toml with a [tool.torch-upgrade-scan] table, from `start` upwards."""
+def misspelt(tool: dict[str, Any]) -> str | None:
+    """A [tool.*] table that is meant for the scanner but spelt otherwise (`torch_upgrade_scan`, another case)."""
+    for name in tool:
+        if name != TABLE and name.lower().replace("_", "-").replace(".", "-") == TABLE:
+            return name
+    return None
+
+
+def find_pyproject(start: Path, warn: Callable[[str], None] = print_warning) -> Path | None:
+    """The first pyproject.toml with a [tool.torch-upgrade-scan] table, from `start` upwards. A table spelt
+    otherwise (`[tool.torch_upgrade_scan]`) is no configuration: `warn` is told, once per file."""
     folder = Path(os.path.abspath(start))
-    if not folder.is_dir():
+    if not os.path.isdir(folder):
         folder = folder.parent
     for candidate in [folder, *folder.parents]:
         path = candidate / "pyproject.toml"
-        if path.is_file() and TABLE in read_toml(path).get("tool", {}):
+        if not os.path.isfile(path):  # os.path: a folder that cannot be read is no error here
+            continue
+        tool = read_toml(path).get("tool", {})
+        if TABLE in tool:
             return path
+        wrong = misspelt(tool)
+        if wrong:
+            warn(f"{path}: [tool.{wrong}] is not read: the scanner's table is [tool.{TABLE}]")
     return None
 
 
@@ -110,7 +132,9 @@ def load(path: Path | None) -> Config:
         return Config()
     table = read_toml(path).get("tool", {}).get(TABLE)
     if not isinstance(table, dict):
-        raise ConfigError(f"{path}: no [tool.{TABLE}] table")
+        wrong = misspelt(read_toml(path).get("tool", {}))
+        hint = f" ([tool.{wrong}] is spelt otherwise)" if wrong else ""
+        raise ConfigError(f"{path}: no [tool.{TABLE}] table{hint}")
     unknown = sorted(set(table) - KEYS)
     if unknown:
         raise ConfigError(

@@ -15,9 +15,12 @@ from pathlib import Path
 
 from torch_upgrade_scan.scan import (
     KNOB,
+    KNOB_ENV,
     Finding,
     kind_of,
     read_python,
+    reason,
+    strip_prompt,
     torchrun_without_port,
 )
 
@@ -26,9 +29,13 @@ FIXABLE = {
     "green-context-positional": "names the positional arguments of GreenContext.create: "
     "create(16, 0) becomes create(num_sms=16, device_id=0) (2.11's order: num_sms, device_id)",
     "defer-layout-freezing": "deletes a statement that assigns the knob (`config.max_autotune_defer_layout_freezing "
-    "= ...`; a `pass` where it was the only statement of its block); other uses need judgement",
-    "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML or Dockerfile line, which "
-    "keeps 2.11's port; a Python literal 29500 needs judgement",
+    "= ...`; a `pass` where it was the only statement of its block) or its environment variable "
+    "(`os.environ['TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING'] = ...`), and the variable's setting in a "
+    "shell, Makefile, YAML or Dockerfile line (the line, where nothing else is left on it); other uses need "
+    "judgement",
+    "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML (`run:`) or Dockerfile "
+    "(`RUN`, `CMD`, `ENTRYPOINT` in shell form) line, which keeps 2.11's port, once a line; a Python literal "
+    "29500 needs judgement",
 }
 GREEN_CONTEXT_ORDER = (
     "num_sms",
@@ -37,6 +44,11 @@ GREEN_CONTEXT_ORDER = (
 SHELL_KINDS = {"shell", "yaml", "docker"}
 # The launcher as a shell word (not `"torchrun",` in a Dockerfile's JSON form, which --fix leaves alone).
 LAUNCHER = re.compile(r"\btorchrun(?=\s|$)|-m\s+torch\.distributed\.(?:run|launch)(?=\s|$)")
+# The knob's environment variable set in a shell word (`NAME=value`), and as a YAML key (`NAME: value`).
+ENV_SETTING = re.compile(rf"(?<![\w-]){KNOB_ENV}=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)[ \t]*")
+YAML_SETTING = re.compile(rf"^(\s*)[\"']?{KNOB_ENV}[\"']?\s*:")
+# What is left of a line that only set the variable: the line goes.
+LEFT_EMPTY = re.compile(r"^\s*(?:export|ENV|ARG|-\s+run:)?\s*(?:#.*)?$")
 Edit = tuple[int, int, str]  # start offset, end offset, replacement
 
 
@@ -90,10 +102,8 @@ def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
                 hit = [
                     t
                     for t in targets
-                    if isinstance(t, ast.Attribute)
-                    and t.attr == KNOB
-                    and t.lineno == finding.line
-                    and t.col_offset + 1 == finding.column
+                    for at in [knob_target(t)]
+                    if at is not None and at.lineno == finding.line and at.col_offset + 1 == finding.column
                 ]
                 if not hit or len(targets) != 1 or statement.end_lineno is None:
                     continue
@@ -110,15 +120,47 @@ def knob_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
     return []
 
 
-def port_edits(source: Source, finding: Finding) -> list[Edit]:
-    """Insert --master-port=29500 after the launcher on the line where the command starts."""
+def knob_target(target: ast.expr) -> ast.expr | None:
+    """The node a finding points at when `target` is the knob (`x.knob`) or its variable (`os.environ[NAME]`)."""
+    if isinstance(target, ast.Attribute) and target.attr == KNOB:
+        return target
+    if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant) and target.slice.value == KNOB_ENV:
+        return target.slice
+    return None
+
+
+def env_edits(source: Source, finding: Finding, kind: str) -> list[Edit]:
+    """Delete the knob's environment variable from a shell, YAML or Dockerfile line: the whole line where nothing
+    else is left on it (a YAML key only beside a sibling key, so that its mapping is not left empty)."""
+    number = finding.line
+    line = source.lines[number - 1]
+    start, end = source.starts[number - 1], source.starts[number]
+    yaml_key = YAML_SETTING.match(line) if kind == "yaml" else None
+    if yaml_key:
+        indent = len(yaml_key.group(1))
+        around = [source.lines[i] for i in (number - 2, number) if 0 <= i < len(source.lines)]
+        neighbours = [text for text in around if text.strip() and not text.lstrip().startswith("#")]
+        beside = any(len(text) - len(text.lstrip()) == indent for text in neighbours)
+        return [(start, end, "")] if beside else []
+    match = ENV_SETTING.search(line)
+    if match is None:
+        return []
+    rest = line[: match.start()] + line[match.end() :]
+    if LEFT_EMPTY.match(rest) and not rest.rstrip().endswith("\\"):
+        return [(start, end, "")]
+    return [(start + match.start(), start + match.end(), "")]
+
+
+def port_edits(source: Source, finding: Finding, kind: str = "shell") -> list[Edit]:
+    """Insert --master-port=29500 after the launcher on the line where the command starts (a YAML `run:` value
+    or a Dockerfile `RUN`/`CMD` line read as the scanner reads it)."""
     line = source.lines[finding.line - 1]
     command, number = line, finding.line
     while command.rstrip().endswith("\\") and number < len(source.lines):  # continued lines
         command = command.rstrip()[:-1] + " " + source.lines[number]
         number += 1
     launcher = LAUNCHER.search(line)
-    if launcher is None or not torchrun_without_port(command):
+    if launcher is None or not torchrun_without_port(strip_prompt(command, kind)):
         return []
     at = source.starts[finding.line - 1] + launcher.end()
     return [(at, at, " --master-port=29500")]
@@ -144,10 +186,15 @@ def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, lis
             found = green_context_edits(tree, source, finding)
         elif tree is not None and finding.rule == "defer-layout-freezing":
             found = knob_edits(tree, source, finding)
+        elif kind in SHELL_KINDS and finding.rule == "defer-layout-freezing":
+            found = env_edits(source, finding, kind)
         elif kind in SHELL_KINDS and finding.rule == "port-29500":
-            found = port_edits(source, finding)
+            found = port_edits(source, finding, kind)
+        if found and all(edit in edits for edit in found):  # the same rewrite for two findings: made once
+            fixed.append(finding)
+            continue
         taken = [(s, e) for s, e, _ in edits]
-        if found and not any(s < e2 and s2 < e for s, e, _ in found for s2, e2 in taken):
+        if found and not any((s < e2 and s2 < e) or s == s2 for s, e, _ in found for s2, e2 in taken):
             edits += found
             fixed.append(finding)
     for start, end, replacement in sorted(edits, reverse=True):
@@ -163,7 +210,10 @@ def plan(findings: list[Finding]) -> dict[Path, tuple[str, str, list[Finding]]]:
             by_path.setdefault(Path(finding.path), []).append(finding)
     changes = {}
     for path, found in by_path.items():
-        data = path.read_bytes()
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue  # the scan has reported it
         try:
             old = read_python(data) if kind_of(path) == "python" else data.decode("utf-8")
         except (SyntaxError, UnicodeDecodeError, LookupError):
@@ -190,6 +240,12 @@ def unified_diff(changes: dict[Path, tuple[str, str, list[Finding]]]) -> str:
     )
 
 
-def apply(changes: dict[Path, tuple[str, str, list[Finding]]]) -> None:
+def apply(changes: dict[Path, tuple[str, str, list[Finding]]]) -> list[str]:
+    """Write each file's new text; a file that cannot be written is an error (returned), and the rest go on."""
+    errors = []
     for path, (_, new, _) in changes.items():
-        path.write_bytes(new.encode("utf-8"))
+        try:
+            path.write_bytes(new.encode("utf-8"))
+        except OSError as error:
+            errors.append(f"{path}: cannot write the fix ({reason(error)})")
+    return errors

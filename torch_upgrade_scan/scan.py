@@ -5,6 +5,7 @@
 # the standard library only (lines of 88 characters at most: it is stamped into a
 # notebook, which `ruff check notebooks` reads at that width).
 import ast
+import bisect
 import dataclasses
 import fnmatch
 import io
@@ -21,6 +22,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
+VERSION = "0.3.0"
 BREAKS, WARNS, ADVISORY = "breaks", "warns", "advisory"
 SEVERITIES = (BREAKS, WARNS, ADVISORY)
 
@@ -97,8 +99,10 @@ RULES = {
         Rule(
             "magma",
             ADVISORY,
-            "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve and "
-            "cholesky_inverse no longer use it, so preferring it changes nothing there",
+            "MAGMA is deprecated; in 2.12 eigh, lu_solve, cholesky_solve, "
+            "cholesky_inverse and triangular_solve (pytorch#174109: its CUDA kernel "
+            "calls cuBLAS only) no longer use it, so preferring it changes nothing "
+            "there",
             "drop the preference (PyTorch picks per op), or ask for 'cusolver'",
         ),
         Rule(
@@ -249,6 +253,10 @@ for _op in DIST_NN_OPS:
     NAME_RULES[f"torch.distributed.nn.{_op}"] = ("dist-nn-functional", _op)
     NAME_RULES[f"torch.distributed.nn.functional.{_op}"] = ("dist-nn-functional", _op)
 
+# Names that start so may be in NAME_RULES (a quick test before the lookups).
+RULE_PREFIXES = tuple({name.rsplit(".", 1)[0] for name in NAME_RULES})
+# A function decorated with this runs under torchelastic (torchrun).
+LAUNCHER_RECORD = "torch.distributed.elastic.multiprocessing.errors.record"
 PORT = "29500"
 PORT_IN_TEXT = re.compile(r":29500\b")
 # A 29500 that goes with one of these is passed to the launcher, not picked by it.
@@ -326,18 +334,87 @@ SOURCE_BUILD = re.compile(r"github\.com/pytorch/pytorch(?:\.git)?\b")
 NOQA = re.compile(
     r"#\s*noqa\b(?:\s*:\s*(?P<names>[\w-]+(?:[,\s]+[\w-]+)*))?", re.IGNORECASE
 )
-# A file can only have findings if its text holds one of these words.
-PY_TRIGGERS = (
-    r"jit|distributed\.nn|distributed import nn|"
-    r"\bnn\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)|"
-    r"29500|GreenContext|green_contexts|stream_capturing|metadata_json|magma|"
-    r"Magma|MAGMA|layout_freezing|LAYOUT_FREEZING|cu128|fullgraph|isend|irecv|"
-    r"init_process_group"
+
+
+@dataclasses.dataclass(frozen=True)
+class Needs:
+    """What a file's bytes must hold for a rule to find anything in it: one of
+    `words` (a fast substring search), then a match of one of `any_of` (where
+    given) and of each of `all_of`. Checked before a file is decoded or parsed;
+    most files hold none. (Each pattern starts with a literal word, which the
+    regex engine seeks fast.)"""
+
+    words: tuple[bytes, ...]
+    any_of: "tuple[re.Pattern[bytes], ...]" = ()
+    all_of: "tuple[re.Pattern[bytes], ...]" = ()
+
+    def seen(self, data: bytes) -> bool:
+        if not any(word in data for word in self.words):
+            return False
+        if self.any_of and not any(pattern.search(data) for pattern in self.any_of):
+            return False
+        return all(pattern.search(data) for pattern in self.all_of)
+
+
+# a torch.jit API, or an import that can alias one (`from torch.jit import`,
+# `import torch.jit as`, `from torch import nn, jit`)
+JIT_USE = (
+    re.compile(
+        rb"jit(?:\.(?:" + "|".join(JIT_APIS).encode() + rb")\b|\s+import\b|\s+as\b)"
+    ),
+    re.compile(rb"import[^\n]*\bjit\b"),
 )
-TRIGGERS = {
-    "python": re.compile(PY_TRIGGERS),
-    "text": re.compile(PY_TRIGGERS + r"|torchrun|torch\.distributed\.(?:run|launch)"),
+FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
+NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\s*True")
+# What each rule needs to see in Python code (in .py files, notebooks and
+# Markdown code blocks alike) ...
+PYTHON_NEEDS = {
+    "torchscript": Needs((b"jit",), JIT_USE),
+    "dist-nn-functional": Needs(
+        (b"nn",),
+        (
+            re.compile(
+                rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"
+                rb"|\b(?<=distributed\.nn)|\b(?<=distributed import nn))"
+            ),
+        ),
+    ),
+    "port-29500": Needs((PORT.encode(),)),
+    "green-context-positional": Needs((b"GreenContext", b"green_contexts")),
+    "stream-capturing": Needs((b"is_current_stream_capturing",)),
+    "metadata-json": Needs((b"metadata_json",)),
+    "magma": Needs((b"preferred_linalg_library", b"LinalgBackend")),
+    "defer-layout-freezing": Needs((b"layout_freezing", b"LAYOUT_FREEZING")),
+    "cu128-wheels": Needs((b"cu128",)),
+    # both compile rules: fullgraph=True and what makes it raise or run no frame
+    "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
+    "torchcomms-p2p": Needs((b"isend(", b"irecv(")),
+    # a multi-device backend string: "cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"
+    "torchcomms-one-device": Needs(
+        (b"init_process_group",), (re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:"),)
+    ),
 }
+PYTHON_NEEDS["fsdp2-fullgraph"] = PYTHON_NEEDS["fullgraph-no-frames"]
+# ... and, beyond that, in shell-like and other text files (torchrun lines are
+# evidence for the Python files they start; source builds name CUDA versions).
+TEXT_NEEDS = {
+    "port-29500": Needs(
+        (b"torchrun", b"torch.distributed.run", b"torch.distributed.launch")
+    ),
+    "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
+}
+UNIQUE_NEEDS = {
+    "python": tuple(dict.fromkeys(PYTHON_NEEDS.values())),
+    "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), *TEXT_NEEDS.values()])),
+}
+
+
+def needed(kind: str | None, data: bytes) -> bool:
+    """Whether any rule can find something in a file of this kind with these bytes."""
+    needs = UNIQUE_NEEDS["python" if kind == "python" else "text"]
+    return any(one.seen(data) for one in needs)
+
+
 SKIPPED_FOLDERS = {
     ".git",
     ".hg",
@@ -375,8 +452,9 @@ class Finding:
     """One place in one file that 2.12 affects. `cell` is the notebook cell,
     counted from 1 over all cells (None elsewhere); `line` and `column` count
     from 1 (in the cell). `file_line` is the line in the file on disk where it
-    differs from `line`: in a notebook, the cell's line in the .ipynb JSON (None
-    when the JSON does not hold one source line per line)."""
+    differs from `line`: in a notebook, the cell's line in the .ipynb JSON (the
+    line of its "source" key when the JSON does not hold one source line per
+    line; None when no line holds that key)."""
 
     path: str
     line: int
@@ -393,8 +471,11 @@ class Finding:
         return RULES[self.rule].changed
 
     def where(self) -> str:
-        cell = "" if self.cell is None else f"[cell {self.cell}]"
-        return f"{self.path}{cell}:{self.line}:{self.column}"
+        """`path:line:column`, where an editor jumps to; for a notebook, the line
+        of the .ipynb file that holds the cell's line (column 1)."""
+        if self.cell is None:
+            return f"{self.path}:{self.line}:{self.column}"
+        return f"{self.path}:{self.on_disk()}:1"
 
     def on_disk(self) -> int:
         """The line to point at in the file itself (a notebook's JSON line)."""
@@ -427,13 +508,30 @@ class Report:
 
 
 class Scope:
-    def __init__(self, kind: str, parent: "Scope | None") -> None:
-        self.kind, self.parent = kind, parent
+    """A module, class or function body (`name`: the class's or function's)."""
+
+    def __init__(self, kind: str, parent: "Scope | None", name: str = "") -> None:
+        self.kind, self.parent, self.name = kind, parent, name
         self.bindings: dict = {}  # name -> [(position, dotted name or None)]
+        self.positions: dict = {}  # name -> sorted positions, made on first lookup
         self.globals: set = set()
 
     def bind(self, name: str, position: tuple, target: str | None) -> None:
         self.bindings.setdefault(name, []).append((position, target))
+        self.positions.pop(name, None)
+
+    def lookup(self, name: str, position: tuple) -> tuple[bool, str | None]:
+        """(bound here, what to): the last binding at or before `position`, else
+        the last one of all (a function may run after a later import)."""
+        bound = self.bindings.get(name)
+        if not bound:
+            return False, None
+        positions = self.positions.get(name)
+        if positions is None:
+            bound.sort(key=lambda binding: binding[0])
+            positions = self.positions[name] = [binding[0] for binding in bound]
+        index = bisect.bisect_right(positions, position)
+        return True, bound[index - 1 if index else -1][1]
 
 
 def resolve(name: str, scope: Scope, position: tuple) -> str | None:
@@ -446,10 +544,9 @@ def resolve(name: str, scope: Scope, position: tuple) -> str | None:
             while current.parent is not None:
                 current = current.parent
         if current.kind != "class" or first:
-            bound = current.bindings.get(name)
+            bound, target = current.lookup(name, position)
             if bound:
-                earlier = [b for b in bound if b[0] <= position]
-                return max(earlier or bound, key=lambda b: b[0])[1]
+                return target
         current, first = current.parent, False
     return "torch" if name == "torch" else None
 
@@ -461,6 +558,15 @@ def dotted(node: ast.AST) -> tuple[str, list[str]] | None:
         parts.append(node.attr)
         node = node.value
     return (node.id, parts[::-1]) if isinstance(node, ast.Name) else None
+
+
+CHILD_FIELDS: dict = {}  # node type -> the fields that can hold child nodes
+
+
+def child_fields(kind: type[ast.AST]) -> tuple:
+    """A node type's fields, less `ctx` (Load, Store: never of interest)."""
+    fields = CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f != "ctx")
+    return fields
 
 
 class Module:
@@ -492,20 +598,21 @@ class Module:
         while stack:
             node, scope, at, inner = stack.pop()
             kind = type(node)
+            child_scope, child_at = scope, at
+            if kind is ast.Name:
+                if type(node.ctx) is ast.Load:
+                    if not inner:
+                        self.chains.append((unit, node, scope))
+                else:
+                    target = self.root if node.id in scope.globals else scope
+                    position = (unit, node.lineno, node.col_offset)
+                    target.bind(node.id, at or position, None)
+                continue
             position = (
                 unit,
                 getattr(node, "lineno", 0),
                 getattr(node, "col_offset", 0),
             )
-            child_scope, child_at = scope, at
-            if kind is ast.Name:
-                if isinstance(node.ctx, ast.Load):
-                    if not inner:
-                        self.chains.append((unit, node, scope))
-                else:
-                    target = self.root if node.id in scope.globals else scope
-                    target.bind(node.id, at or position, None)
-                continue
             if kind is ast.Attribute:
                 if not inner:
                     self.chains.append((unit, node, scope))
@@ -557,7 +664,7 @@ class Module:
                     self.bases.append((unit, node, scope))
                     for base in node.bases + [k.value for k in node.keywords]:
                         stack.append((base, scope, None, False))
-                    body_scope = Scope("class", scope)
+                    body_scope = Scope("class", scope, node.name)
                 else:
                     args = node.args
                     every = args.posonlyargs + args.args + args.kwonlyargs
@@ -566,7 +673,7 @@ class Module:
                     for child in outer + [a.annotation for a in every]:
                         if child is not None:
                             stack.append((child, scope, None, False))
-                    body_scope = Scope("function", scope)
+                    body_scope = Scope("function", scope, node.name)
                     for arg in every:
                         body_scope.bind(arg.arg, (unit, 0, 0), None)
                 for statement in node.body:
@@ -598,8 +705,14 @@ class Module:
                 scope.bind(node.name, position, None)
             elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
                 scope.bind(node.name, position, None)
-            for child in ast.iter_child_nodes(node):
-                stack.append((child, child_scope, child_at, False))
+            for field in CHILD_FIELDS.get(kind) or child_fields(kind):
+                value = getattr(node, field, None)
+                if type(value) is list:
+                    for child in value:
+                        if isinstance(child, ast.AST):
+                            stack.append((child, child_scope, child_at, False))
+                elif isinstance(value, ast.AST):
+                    stack.append((value, child_scope, child_at, False))
 
     def name_of(self, node: Any, scope: Scope, unit: int) -> str | None:
         chain = dotted(node)
@@ -617,18 +730,51 @@ def jit_fix(key: str, path: str, decorator: bool) -> str:
     return JIT_FIXES["script@" if decorator and key == "script" else key]
 
 
-def dist_nn_fix(op: str) -> str:
-    """The fix for one torch.distributed.nn collective."""
+def argument(call: Any, index: int, keyword: str) -> str | None:
+    """A call's argument as written (positional `index` or `keyword=`), or None."""
+    if call is None:
+        return None
+    if len(call.args) > index and not any(
+        isinstance(a, ast.Starred) for a in call.args[: index + 1]
+    ):
+        return ast.unparse(call.args[index])
+    found = [k.value for k in call.keywords if k.arg == keyword]
+    return ast.unparse(found[0]) if found else None
+
+
+def dist_nn_fix(op: str, call: Any = None) -> str:
+    """The fix for one torch.distributed.nn collective; with its `call`, written
+    with the call's own split sizes and reduction (funcol's backward of
+    all_reduce and reduce_scatter raises for any reduction but 'sum')."""
     if op not in FUNCOL:
         return (
             "no compilable equivalent: keep the call outside the compiled region "
             "(torch.compiler.disable)"
         )
+    replacement, note = FUNCOL[op], FUNCOL_NOTES.get(op, "")
+    if op == "all_to_all_single" and call is not None:
+        values = [
+            argument(call, 1, "input") or "t",
+            argument(call, 2, "output_split_sizes") or "None",
+            argument(call, 3, "input_split_sizes") or "None",
+            argument(call, 4, "group") or "group",
+        ]
+        replacement = f"funcol.all_to_all_single_autograd({', '.join(values)})"
+    reduction = {"all_reduce": 1, "reduce_scatter": 2}.get(op)
+    given = argument(call, reduction, "op") if reduction else None
+    if given is not None and not given.upper().endswith("SUM"):
+        name = given.rpartition(".")[2].strip("'\"").lower()
+        replacement = replacement.replace("'sum'", repr(name))
+        note = (
+            f"funcol's backward supports only 'sum' ({given} raises RuntimeError "
+            "in backward): where gradients flow, keep this call outside the "
+            "compiled region (torch.compiler.disable)"
+        )
     fix = (
-        f"use {FUNCOL[op]} (funcol: torch.distributed._functional_collectives), "
+        f"use {replacement} (funcol: torch.distributed._functional_collectives), "
         "which compiles"
     )
-    return f"{fix}; {FUNCOL_NOTES[op]}" if op in FUNCOL_NOTES else fix
+    return f"{fix}; {note}" if note else fix
 
 
 def python_findings(module: Module, path: str, emit, pending) -> dict:
@@ -649,14 +795,19 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
     compiles: list = []  # Compiled: torch.compile and module.compile, fullgraph=True
     shards: list = []  # (scope, position, text of the module) for each fully_shard call
     stance_off: set = set()  # scopes that turn Dynamo off (config.disable, force_eager)
-    under_compile: list = []  # dist.nn ops that only fail under fullgraph=True
+    under_compile: list = []  # dist.nn ops: they fail under fullgraph=True
     point_to_point: list = []  # (unit, isend or irecv call, scope)
     bound = {
         id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1
     }
+    called = {id(call.func): call for _, call, _ in module.calls}
     for unit, node, _ in module.chains:
         name = names.get(id(node))
-        if not name:
+        if not name or not isinstance(node.ctx, ast.Load):
+            continue  # `torch.jit.script = lambda f: f` replaces the API: no use of it
+        if name.startswith(LAUNCHER_RECORD):
+            facts["launcher"] = True
+        if not name.startswith(RULE_PREFIXES):
             continue
         for end in range(name.count(".") + 1, 0, -1):
             prefix = ".".join(name.split(".")[:end])
@@ -666,14 +817,13 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                 if rule == "torchscript":
                     fix = jit_fix(key, path, decorator)
                 elif rule == "dist-nn-functional":
-                    fix = dist_nn_fix(key)
-                if rule == "dist-nn-functional" and key not in DEPRECATED_DIST_NN:
-                    under_compile.append((unit, node, rule, prefix, fix))
+                    fix = dist_nn_fix(key, called.get(id(node)))
+                if rule == "dist-nn-functional":
+                    deprecated = key in DEPRECATED_DIST_NN
+                    under_compile.append((unit, node, rule, prefix, fix, deprecated))
                 else:
                     emit(unit, node, rule, "@" * decorator + prefix, fix)
                 break
-        if name.startswith("torch.distributed.elastic.multiprocessing.errors.record"):
-            facts["launcher"] = True
     dispatch_modes = {  # the classes of this module that are TorchDispatchModes
         node.name
         for _, node, _ in module.bases
@@ -760,7 +910,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
                     and attribute.value.id in ("self", "cls")
                 ):
                     emit(unit, attribute, "metadata-json", ".metadata_json", "")
-    for unit, node, _ in module.constants:
+    for unit, node, scope in module.constants:
         value = node.value
         if value == KNOB:
             emit(unit, node, "defer-layout-freezing", repr(value), "")
@@ -770,7 +920,7 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
             facts["launcher"] = facts["launcher"] or id(node) not in module.written_keys
         elif isinstance(value, str) and CU128.search(value):
             emit(unit, node, "cu128-wheels", CU128.search(value).group(0), "")
-        if id(node) in exempt:
+        if id(node) in exempt or other_launcher_scope(scope):
             continue
         if isinstance(value, str) and PORT_OPTION.search(value):
             continue
@@ -778,9 +928,13 @@ def python_findings(module: Module, path: str, emit, pending) -> dict:
             isinstance(value, str) and PORT_IN_TEXT.search(value)
         ):
             pending.append((unit, node, "port 29500 in code that runs under torchrun"))
-    if compiles:  # only a module that compiles with fullgraph=True can break them
-        for unit, node, rule, detail, fix in under_compile:
+    # Under torch.compile(fullgraph=True) every dist.nn collective raises; eagerly
+    # (or after a graph break) the deprecated ones warn and the others run.
+    for unit, node, rule, detail, fix, deprecated in under_compile:
+        if compiles:
             emit(unit, node, rule, detail, fix)
+        elif deprecated:
+            emit(unit, node, rule, detail, fix, WARNS)
     for unit, node, scope in point_to_point:
         if concurrent_p2p(unit, node, scope, point_to_point, module):
             emit(unit, node, "torchcomms-p2p", names[id(node)].rpartition(".")[2], "")
@@ -846,10 +1000,22 @@ def module_text(node: Any) -> str | None:
     return None
 
 
+def other_launcher_scope(scope: Scope | None) -> bool:
+    """Whether the code is in a function (or class) named for another launcher,
+    such as `_init_dist_mpi` or `init_slurm`: it does not run under torchrun."""
+    while scope is not None:
+        if scope.name and OTHER_LAUNCHER_ENV.search(scope.name):
+            return True
+        scope = scope.parent
+    return False
+
+
 def not_torchrun_ports(module: Module) -> set:
     """The ids of constants whose 29500 is no port a single-node torchrun picks:
     docstrings, command words that pass it as --master-port or in a
-    --rdzv-endpoint, and code under a test for an MPI or Slurm launcher."""
+    --rdzv-endpoint, code under a test for an MPI or Slurm launcher, and both
+    branches of a test for MASTER_PORT (a default for when it is not set:
+    torchrun always sets it)."""
     exempt = set(module.docstrings)
     for sequence in module.sequences:
         words = [e.value for e in sequence.elts if isinstance(e, ast.Constant)]
@@ -864,6 +1030,9 @@ def not_torchrun_ports(module: Module) -> set:
         ]
         if any(isinstance(t, str) and OTHER_LAUNCHER_ENV.search(t) for t in tested):
             exempt.update(id(n) for s in branch.body for n in ast.walk(s))
+        if "MASTER_PORT" in tested:
+            every = branch.body + branch.orelse
+            exempt.update(id(n) for s in every for n in ast.walk(s))
     return exempt
 
 
@@ -1004,7 +1173,12 @@ def shell_rules(line: str):
                 "remove it: nothing reads it",
                 WARNS,
             )
-        elif name == "MASTER_PORT" and value == PORT and launches_torchrun(words):
+        elif (
+            name == "MASTER_PORT"
+            and value == PORT
+            and launches_torchrun(words)
+            and not PORT_OPTION.search(line)  # it passes the port: fixed
+        ):
             yield (
                 "port-29500",
                 "MASTER_PORT=29500 before torchrun",
@@ -1461,24 +1635,23 @@ def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
     return scan
 
 
-def mentions_torch(path: Path, triggers: re.Pattern, chunk: int = 1 << 20) -> bool:
-    """Whether a file holds a trigger word, read in 1 MB chunks (bounded memory)."""
-    overlap = ""
+def mentions_torch(path: Path, kind: str | None, chunk: int = 1 << 20) -> bool:
+    """Whether a rule could find something in a file too large to scan (so that
+    its size is an error), read in 1 MB chunks (bounded memory)."""
+    overlap = b""
     with open(path, "rb") as stream:
         while block := stream.read(chunk):
-            text = overlap + block.decode("latin-1")
-            if triggers.search(text):
+            if needed(kind, overlap + block):
                 return True
-            overlap = text[-64:]
+            overlap = block[-64:]
     return False
 
 
 def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
-    """Read one file and apply the rules. A file without a trigger word is
-    skipped before anything can fail (encoding, size, syntax); a file over
-    `max_bytes` that has one is an error, read in bounded memory."""
+    """Read one file and apply the rules. A file that holds nothing a rule needs
+    is skipped before anything can fail (encoding, size, syntax); a file over
+    `max_bytes` that holds something is an error, read in bounded memory."""
     kind = kind_of(path)
-    triggers = TRIGGERS["python" if kind == "python" else "text"]
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
@@ -1486,7 +1659,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
             return
         limit = max_bytes * (NOTEBOOK_FACTOR if kind == "notebook" else 1)
         if info.st_size > limit:
-            if mentions_torch(path, triggers):
+            if mentions_torch(path, kind):
                 size = f"{info.st_size} bytes, over the {limit}-byte limit"
                 scan.errors.append(
                     f"{path}: {size} (not scanned: raise --max-bytes or exclude it)"
@@ -1494,20 +1667,18 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
             return
         data = path.read_bytes()
     except OSError as error:
-        scan.errors.append(f"{path}: cannot read ({type(error).__name__})")
+        scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
+    if not needed(kind, data):
+        return  # no rule can match: no decoding, no parse
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:
-        if not triggers.search(data.decode("latin-1")):
-            return  # no torch content: its encoding does not matter
         if kind == "python" or kind == "notebook":
-            scan.errors.append(f"{path}: cannot decode ({type(error).__name__})")
+            scan.errors.append(f"{path}: cannot decode ({undecodable(data, error)})")
             return
         text = data.decode("latin-1")
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
-    if not triggers.search(text):
-        return  # no rule can match: skip the parse
     if kind == "python":
         for number, line in enumerate(text.split("\n"), start=1):
             scan.lines[(None, number)] = line
@@ -1516,6 +1687,18 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan_notebook_into(scan, text, max_bytes)
     else:
         scan_text(scan, text, kind or "requirements")
+
+
+def undecodable(data: bytes, error: Exception) -> str:
+    """Why a file's bytes are no text, in words."""
+    if b"\0" in data:
+        return "a binary file: it holds NUL bytes"
+    if isinstance(error, SyntaxError):
+        return str(error.msg)
+    if isinstance(error, UnicodeDecodeError):
+        byte = error.object[error.start]
+        return f"not {error.encoding}: byte {byte:#04x} at offset {error.start}"
+    return str(error)
 
 
 def mapping(value: Any) -> dict:
@@ -1536,10 +1719,13 @@ def cell_text(cell: dict) -> str:
 def json_lines(text: str, cells: list) -> dict:
     """(cell, line in cell) -> line in the .ipynb file, for the cells whose
     source is a list written one string per line (as Jupyter writes it); each
-    line is checked against the parsed source, so a mapping is never a guess."""
+    line is checked against the parsed source, so a mapping is never a guess.
+    (cell, 0) -> the line of the cell's "source" key, where it has one."""
     lines = text.split("\n")
     keys = [
-        i for i, line in enumerate(lines) if re.match(r'\s*"source"\s*:\s*\[', line)
+        i
+        for i, line in enumerate(lines)
+        if re.match(r'\s*"source"\s*:\s*[\["]', line)
     ]
     if not keys:
         return {}
@@ -1550,6 +1736,7 @@ def json_lines(text: str, cells: list) -> dict:
     found = {}
     for number, (start, cell) in enumerate(zip(starts, cells, strict=True), start=1):
         parts = cell.get("source") if isinstance(cell, dict) else None
+        found[(number, 0)] = start + 1
         if not isinstance(parts, list):
             continue
         for offset, part in enumerate(parts, start=1):
@@ -1588,11 +1775,15 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int = MAX_BYTES) ->
     if str(language).lower() != "python":
         scan.notes.append(f"{scan.path}: a {language} notebook (skipped)")
         return
+    sources = [
+        (number, cell_text(cell))
+        for number, cell in enumerate(cells, start=1)
+        if isinstance(cell, dict) and cell.get("cell_type") == "code"
+    ]
+    if not needed("notebook", "\n".join(text for _, text in sources).encode()):
+        return  # what matched was in the outputs or the Markdown: no parse
     units = []
-    for number, cell in enumerate(cells, start=1):
-        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
-            continue
-        source = cell_text(cell)
+    for number, source in sources:
         for line_number, line in enumerate(source.split("\n"), start=1):
             scan.lines[(number, line_number)] = line
         code, shell = split_cell(source)
@@ -1608,7 +1799,8 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int = MAX_BYTES) ->
     on_disk = json_lines(text, cells)
 
     def placed(finding: Finding) -> Finding:
-        line = on_disk.get((finding.cell, finding.line))
+        cell = finding.cell
+        line = on_disk.get((cell, finding.line)) or on_disk.get((cell, 0))
         return dataclasses.replace(finding, file_line=line)
 
     scan.findings = [placed(f) for f in scan.findings]
@@ -1645,31 +1837,59 @@ def excluded(path: Path, root: Path, patterns) -> bool:
     return any(fnmatch.fnmatch(form, p) for form in forms for p in patterns)
 
 
+def reason(error: OSError) -> str:
+    """An OSError's reason in words ("Permission denied"), else its class name."""
+    return error.strerror or type(error).__name__
+
+
 def files_under(paths, report: Report, exclude=()) -> list:
     """The files to scan under the paths named; skipped folders are recorded.
-    `exclude` globs are matched relative to each folder named (see excluded)."""
-    found = []
+    `exclude` globs are matched relative to each folder named (see excluded), and
+    before a folder is probed. Folders that cannot be read are one error each;
+    a file reached twice (through a symbolic link) is scanned once."""
+    found: list = []
+    seen: set = set()
+
+    def add(full: Path) -> None:
+        key = os.path.realpath(full)
+        if key not in seen:
+            seen.add(key)
+            found.append(full)
+
+    def unreadable(error: OSError) -> None:
+        report.errors.append(f"{error.filename}: cannot read folder ({reason(error)})")
+
     for path in map(Path, paths):
-        if path.is_dir():
-            for folder, subfolders, files in os.walk(path):
+        if os.path.isdir(path):
+            for folder, subfolders, files in os.walk(path, onerror=unreadable):
                 keep = []
                 for name in sorted(subfolders):
                     full = Path(folder) / name
-                    if name in SKIPPED_FOLDERS or (full / "pyvenv.cfg").exists():
+                    if excluded(full, path, exclude):
+                        continue
+                    if name in SKIPPED_FOLDERS or os.path.exists(full / "pyvenv.cfg"):
                         report.skipped_folders.append(full.as_posix())
-                    elif not excluded(full, path, exclude):
+                    else:
                         keep.append(name)
                 subfolders[:] = keep
                 for name in sorted(files):
                     full = Path(folder) / name
                     if kind_of(full) and not excluded(full, path, exclude):
-                        found.append(full)
-        elif path.exists() or path.is_symlink():
+                        add(full)
+        elif os.path.lexists(path):
             if not excluded(path, path.parent, exclude):
-                found.append(path)
+                add(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
     return found
+
+
+def size_of(path: str) -> int:
+    """A file's size in bytes (0 when it cannot be read: its scan says why)."""
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0
 
 
 def collect(scans) -> Report:
@@ -1720,11 +1940,17 @@ def scan_paths(
     files = [str(p) for p in files_under(paths, listing, exclude)]
     parallel = jobs > 1 and len(files) >= 64 and scan_file.__module__ != "__main__"
     if parallel:
+        # Largest first, in small chunks: the few files that are parsed are
+        # spread over the workers, and none is left alone at the end.
+        order = sorted(range(len(files)), key=lambda i: -size_of(files[i]))
         with ProcessPoolExecutor(jobs) as pool:
-            chunk = max(1, len(files) // (jobs * 16))
-            scans = list(
-                pool.map(scan_file, files, [max_bytes] * len(files), chunksize=chunk)
+            done = pool.map(
+                scan_file,
+                [files[i] for i in order],
+                [max_bytes] * len(files),
+                chunksize=4,
             )
+            scans = [scan for _, scan in sorted(zip(order, done, strict=True))]
     else:
         scans = [scan_file(f, max_bytes) for f in files]
     report = collect(scans)
@@ -1753,7 +1979,7 @@ def format_report(report: Report) -> str:
         lines.append(f"[{rule.id}] {rule.severity}: {rule.changed}.")
         for f in found:
             tag = "" if severity_of(f) == rule.severity else f" ({severity_of(f)})"
-            lines.append(f"  {f.where()}: {f.detail}{tag}")
+            lines.append(f"  {f.where()}: {in_cell(f)}{f.detail}{tag}")
         fixes: dict = {}
         for f in found:
             fixes.setdefault(f.fix or rule.fix, []).append(f.detail)
@@ -1769,7 +1995,12 @@ def format_report(report: Report) -> str:
         lines.append(
             f"skipped folders: {shown}" + (f" and {more} more" if more > 0 else "")
         )
-    lines += [f"note: {note}" for note in report.notes[:MAX_NOTES_SHOWN]]
+    return "\n".join(lines + tail(report))
+
+
+def tail(report: Report) -> list[str]:
+    """The notes (the first MAX_NOTES_SHOWN) and the summary line."""
+    lines = [f"note: {note}" for note in report.notes[:MAX_NOTES_SHOWN]]
     if len(report.notes) > MAX_NOTES_SHOWN:
         more = len(report.notes) - MAX_NOTES_SHOWN
         lines.append(f"note: {more} more note(s); --format json lists them all")
@@ -1779,7 +2010,18 @@ def format_report(report: Report) -> str:
         f"{len(report.errors) + len(report.internal)} error(s), "
         f"{len(report.notes)} note(s); {report.seconds:.2f} s, {rate:.0f} files/s"
     )
-    return "\n".join(lines)
+    return lines
+
+
+def format_concise(report: Report) -> str:
+    """One line per finding, as ruff's concise format writes it:
+    `path:line:col: rule message [severity]`; then the notes and the summary."""
+    lines = [
+        f"{f.where()}: {f.rule} {in_cell(f)}{f.detail}: {f.fix or RULES[f.rule].fix}"
+        f" [{severity_of(f)}]"
+        for f in report.findings
+    ]
+    return "\n".join(lines + tail(report))
 
 
 MAX_NOTES_SHOWN = 20
@@ -1804,8 +2046,12 @@ LEVELS = {BREAKS: "error", WARNS: "warning", ADVISORY: "note"}
 
 
 def in_cell(f: Finding) -> str:
-    """The prefix "cell 3, line 2: " for a notebook finding, "" elsewhere."""
-    return "" if f.cell is None else f"cell {f.cell}, line {f.line}: "
+    """The prefix "cell 3, line 2: " for a notebook finding ("cell 3, line 2,
+    column 5: " where the column is not 1), "" elsewhere."""
+    if f.cell is None:
+        return ""
+    column = "" if f.column == 1 else f", column {f.column}"
+    return f"cell {f.cell}, line {f.line}{column}: "
 
 
 def report_sarif(report: Report) -> dict:
@@ -1854,6 +2100,7 @@ def report_sarif(report: Report) -> dict:
     ] + [{"level": "note", "message": {"text": text}} for text in report.notes]
     driver = {
         "name": "torch-upgrade-scan",
+        "version": VERSION,
         "informationUri": "https://github.com/every-accelerator/pytorch-2.12-course",
         "rules": rules,
     }
@@ -1874,10 +2121,10 @@ def report_sarif(report: Report) -> dict:
     }
 
 
-def report_github(report: Report) -> str:
+def report_github(report: Report, notes: bool = False) -> str:
     """GitHub Actions workflow commands: one annotation per finding (a notebook
-    finding at its JSON line, the cell and line named in the message), then one
-    notice per note."""
+    finding at its JSON line, the cell and line named in the message); with
+    `notes`, one notice per note too (else they are left to the text report)."""
     kinds = {BREAKS: "error", WARNS: "warning", ADVISORY: "notice"}
 
     def escape(text: str, prop: bool = False) -> str:
@@ -1893,19 +2140,24 @@ def report_github(report: Report) -> str:
     ]
     annotations += [
         f"::notice title=torch-upgrade-scan note::{escape(note)}"
-        for note in report.notes
+        for note in (report.notes if notes else [])
     ]
     return "\n".join(annotations)
 
 
-def render(report: Report, output: str = "text") -> str:
-    """The report as text, json, sarif or github."""
+FORMATS = ("text", "concise", "json", "sarif", "github")
+
+
+def render(report: Report, output: str = "text", notes: bool = False) -> str:
+    """The report in one of FORMATS (`notes`: annotate the notes on GitHub)."""
     if output == "json":
         return json.dumps(report_json(report), indent=1)
     if output == "sarif":
         return json.dumps(report_sarif(report), indent=1)
     if output == "github":
-        return report_github(report)
+        return report_github(report, notes)
+    if output == "concise":
+        return format_concise(report)
     return format_report(report)
 
 

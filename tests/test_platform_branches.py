@@ -346,6 +346,23 @@ def test_status_keeps_native_for_what_ran() -> None:
     assert status(False, False) == "not here"
 
 
+@pytest.mark.parametrize(("platform", "fused_error", "expected"), [
+    ("cuda", None, "native"), ("rocm", None, "native"), ("cpu", None, "CPU path"),
+    ("mps", "no fused kernel", "not here"), ("xpu", "no fused kernel", "not here")])
+def test_a_fused_adagrad_step_that_ran_on_the_gpu_is_native(platform: str, fused_error: str | None,
+                                                            expected: str) -> None:
+    """The row says native wherever the fused step ran on the accelerator: ROCm runs CUDA's kernel through HIP."""
+    namespace: dict[str, Any] = {
+        "rows": [], "fused_error": fused_error, "on_accelerator": platform != "cpu",
+        "is_nvidia": platform == "cuda", "graph_error": None, "capture_native": True, "capture_why": "",
+        "e8m0_ok": True, "funcol_ok": True, "event_fields": {}, "port_default": None,
+    }
+    exec(definitions(cell_with(KYA, "def status(")), namespace)
+    exec(cell_with(KYA, '"fused Adagrad on this device"'), namespace)
+    rows = {feature: state for feature, state, _ in namespace["rows"]}
+    assert rows["fused Adagrad on this device"] == expected, rows
+
+
 # ---- know-your-accelerator: the FMA row reads Inductor's addcdiv lowering ---------------------------------------
 
 LOWERING_212 = '''

@@ -17,20 +17,25 @@ logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark
 
 if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):
-    # Without an NVIDIA GPU, PyTorch's CPU index: PyPI's Linux wheel brings CUDA.
-    cpu_index = (
-        ""
-        if torch.cuda.is_available()
-        else " --index-url https://download.pytorch.org/whl/cpu"
-    )
+    # Keep this build: ROCm and XPU wheels come from PyTorch's own indexes (ROCm 7.2
+    # for 2.12); CUDA from PyPI, whose Linux wheel is the CUDA build; without a GPU,
+    # the CPU index. A ROCm build answers torch.cuda too, so its version comes first.
+    build = "cpu"
+    if torch.version.hip:
+        build = "rocm7.2"
+    elif getattr(torch.version, "xpu", None):  # None, or missing on an older torch
+        build = "xpu"
+    elif torch.cuda.is_available():
+        build = ""
+    index = f" --index-url https://download.pytorch.org/whl/{build}" if build else ""
     if "google.colab" in sys.modules:
         fix = (
-            f'run `%pip install -q --upgrade "torch>=2.12"{cpu_index}` in a new cell, '
+            f'run `%pip install -q --upgrade "torch>=2.12"{index}` in a new cell, '
             "then Runtime > Restart session, and run this notebook again"
         )
     else:
         fix = (
-            f'run `pip install --upgrade "torch>=2.12"{cpu_index}`, '
+            f'run `pip install --upgrade "torch>=2.12"{index}`, '
             "then restart the kernel"
         )
     raise RuntimeError(

@@ -29,6 +29,8 @@ from tools.course import ROOT, cell_source, read_notebook
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 JOIN = ROOT / "notebooks" / "distributed" / "cross-rank-join.ipynb"
 WORLD = 2
 

@@ -15,6 +15,8 @@ import torch
 
 from tools.course import ROOT, cell_source, read_notebook
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 CUDA = ROOT / "notebooks" / "platforms" / "cuda.ipynb"
 
 

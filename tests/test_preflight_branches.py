@@ -19,6 +19,8 @@ import torch.utils.benchmark  # imported unpatched here: it picks its timer on i
 
 from tools.course import ROOT, cell_source, cell_tags, read_notebook
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 PREFLIGHT = ROOT / "notebooks" / "workshop" / "preflight.ipynb"
 INDEX = "https://download.pytorch.org/whl/"
 

@@ -15,6 +15,8 @@ import torch.utils.benchmark  # imported unpatched here: it picks its timer on i
 
 from tools.stamp import snippet_source
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 INDEX = "https://download.pytorch.org/whl/"
 
 

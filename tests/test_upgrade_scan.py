@@ -24,6 +24,8 @@ import pytest
 from tools.course import ROOT, cell_source, read_notebook
 from torch_upgrade_scan import cli, fix, scan
 
+pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
+
 FIXTURES = ROOT / "tests" / "fixtures" / "upgrade_scan"
 EXPECT = re.compile(r"#\s*expect(?:\(-(\d)\))?:\s*([a-z][a-z0-9-]*)")  # (-N): the finding is N lines up
 Key = tuple[str, int | None, int, str]

@@ -153,7 +153,9 @@ def test_translated_notebook_is_the_english_with_translated_prose(language: str,
     expected = {str(m.id) for m in catalog if m.id and m.string and m.string != m.id and not m.fuzzy}
     assert expected - used == set(), f"not found in the notebook's markdown: {sorted(expected - used)[:3]}"
     prose = "".join(cell_source(c) for c in translated["cells"] if c["cell_type"] == "markdown")
-    leftovers = [m for m in expected if len(m) > 40 and m in prose]
+    # An English title kept in its own translation, glossed (a reference's title), is no leftover.
+    kept = [str(m.string) for m in catalog if m.id and m.string and not m.fuzzy and str(m.id) in str(m.string)]
+    leftovers = [m for m in expected if len(m) > 40 and m in prose and not any(m in k for k in kept)]
     assert not leftovers, f"English left in the translated notebook: {leftovers[:2]}"
 
 

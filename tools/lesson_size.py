@@ -5,7 +5,7 @@
     python -m tools.lesson_size NOTEBOOK ...    only these notebooks
     python -m tools.lesson_size --check         exit 1 when a lesson is over a limit
 
-What counts (GUIDE.md, "Size"): the *teaching cells* of a lesson are its cells except
+What counts (CONTRIBUTING.md, "The size of a lesson"): the *teaching cells* of a lesson are its cells except
 - the header (the first cell: title, objectives, prerequisites, time, runs on);
 - stamped cells (tag `stamp:*`: the setup, helpers, the quiz);
 - each exercise: its task (the `{exercise}` directive), its solution (tag `solution`) and its check (the code cell
@@ -42,7 +42,7 @@ from typing import Any
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
 from tools.lesson import course, exercise_cells, has_exercise
 
-# ---- limits (GUIDE.md, "Size") ---------------------------------------------------------------------------------------
+# ---- limits (CONTRIBUTING.md, "The size of a lesson") ---------------------------------------------------------------------------------------
 MAX_WORDS = 1200
 MAX_VISIBLE_CODE = 150
 MAX_HIDDEN_CODE = 60

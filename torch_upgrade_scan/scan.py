@@ -322,9 +322,12 @@ FSDP2 = {
 CU128 = re.compile(  # release wheels only: the nightly matrix is not checked here
     r"download\.pytorch\.org/whl/(?:test/)?cu128\b"
     r"|\btorch(?:vision|audio)?\s*[=<>~!]=\s*[\w.]+\+cu128\b"
+    # uv: UV_TORCH_BACKEND=cu128, --torch-backend cu128, torch-backend = "cu128"
+    r"|\b(?:UV_TORCH_BACKEND|torch-backend)[\"']?\s*[=:\s]\s*[\"']?cu128\b"
 )
 OLD_CUDA = re.compile(
-    r"(?:nvidia/cuda:|cuda[-_]?(?:toolkit[-_])?|CUDA_VERSION[=:\s]+)(?:11[.-]\d|12[.-][0-5])\b",
+    r"(?:nvidia/cuda:|cuda[-_]?(?:toolkit[-_])?|CUDA_VERSION(?:_\w+)?[\"']?[=:\s]+[\"']?)"
+    r"(?:11[.-]\d|12[.-][0-5])\b",
     re.IGNORECASE,
 )
 KNOB_SETTING = re.compile(rf"(?:^|[\s\"'-]){KNOB_ENV}[\"']?\s*[:=]")
@@ -1377,7 +1380,7 @@ def kind_of(path: Path) -> str | None:
         return "yaml"
     if name.startswith(("dockerfile", "containerfile")) or suffix == ".dockerfile":
         return "docker"
-    if suffix in (".md", ".markdown"):
+    if suffix in (".md", ".markdown", ".qmd"):
         return "markdown"
     if (suffix in (".txt", ".in") and "requirements" in name) or name in (
         "pyproject.toml",

@@ -42,7 +42,7 @@ from typing import Any
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
 from tools.lesson import course, exercise_cells, has_exercise
 
-# ---- limits (CONTRIBUTING.md, "The size of a lesson") ---------------------------------------------------------------------------------------
+# ---- limits (CONTRIBUTING.md, "The size of a lesson") ---------------------------------------------------------
 MAX_WORDS = 1200
 MAX_VISIBLE_CODE = 150
 MAX_HIDDEN_CODE = 60

@@ -124,8 +124,8 @@ exercises: $(VENV)/.test-deps
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
 # of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
 typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
-	$(TIMED) typecheck -- $(PY) -m tools.typecheck --python $(PY) \
-		--python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
+	$(TIMED) typecheck -- $(PY) -m tools.typecheck --python $(PY)
+	$(TIMED) typecheck-newest -- $(PY) -m tools.typecheck --python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
 
 # Every notebook executed once (tools/execute.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
 # exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.

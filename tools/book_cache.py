@@ -12,17 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.course import ROOT
+from tools.course import ROOT, relative_path
 
 BOOK_CACHE = ROOT / "_build" / ".jupyter_cache"
 EXECUTOR = "tools.execute"  # stored with each notebook the executor puts into the book's cache
-
-
-def _name(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def cache_executed(cache_path: Path, path: Path, executed: Any, seconds: float) -> None:
@@ -53,8 +46,8 @@ def book_cache_problems(cache_path: Path, paths: Iterable[Path]) -> list[str]:
         try:
             record = cache.match_cache_notebook(nbformat.read(str(path), as_version=4))
         except KeyError:
-            problems.append(f"{_name(path)}: not in {cache_path}")
+            problems.append(f"{relative_path(path)}: not in {cache_path}")
             continue
         if record.data.get("executor") != EXECUTOR:
-            problems.append(f"{_name(path)}: the book build executed it (cache entry {record.pk})")
+            problems.append(f"{relative_path(path)}: the book build executed it (cache entry {record.pk})")
     return problems

@@ -26,6 +26,14 @@ class CourseError(Exception):
     """A problem with the course's files, worded for the person who has to fix it."""
 
 
+def relative_path(path: Path, root: Path = ROOT) -> str:
+    """A path relative to the repository (or `root`) where it lies inside it, else as given."""
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def taught_release(root: Path = ROOT) -> str:
     """The release the book teaches and is executed on: the one `torch==` line of constraints.txt."""
     path = root / CONSTRAINTS.name

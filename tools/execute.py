@@ -40,7 +40,7 @@ from typing import Any
 
 from tools import harness, runs
 from tools.book_cache import BOOK_CACHE, book_cache_problems, cache_executed
-from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook, taught_release
+from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook, relative_path, taught_release
 from tools.kernel import KernelStopped, MemoryWatch, NotebookKernel
 from tools.lesson import ExerciseCells, budget_seconds, exercise_cells, runs_alone
 
@@ -113,26 +113,19 @@ class Result:
                 f"failed: {self.failure.error}\n\n{self.failure.detail}")
 
 
-def _name(path: Path, root: Path) -> str:
-    try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return str(path)
-
-
 async def execute_async(path: Path, options: Options, env: dict[str, Any] | None = None) -> Result:
     """Run one notebook (see the module's docstring); write its record, executed copy and cache entry if asked."""
     import nbformat
     source = read_notebook(path)
     notebook = nbformat.read(str(path), as_version=4)
-    result = Result(path=path, name=_name(path, options.root), executed=notebook)
+    result = Result(path=path, name=relative_path(path, options.root), executed=notebook)
     proving: dict[int, ExerciseCells] = {}
     if options.exercises:
         found = exercise_cells(source, path)
         if options.only is not None:
             unknown = options.only - {e.label for e in found}
             if unknown:
-                raise CourseError(f"{_name(path, options.root)} has no exercise {', '.join(sorted(unknown))}")
+                raise CourseError(f"{relative_path(path, options.root)} has no exercise {', '.join(sorted(unknown))}")
             found = [e for e in found if e.label in options.only]
         proving = {e.solution: e for e in found}
     reports = {e.solution: harness.Report(path, e.label, cells=(e.solution, e.check)) for e in proving.values()}
@@ -205,7 +198,7 @@ def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[st
         target = options.executed / Path(result.name).relative_to("notebooks")
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(result.executed, str(target))
-        executed = runs.relative_path(target, options.root)
+        executed = relative_path(target, options.root)
     result.record = runs.new_record(
         result.name, source, failed_cell=failed_cell, seconds=result.seconds, peak_memory_bytes=result.peak_bytes,
         skipped_cells=result.skipped_cells, warnings=result.warnings, env=env or runs.environment(),
@@ -217,7 +210,7 @@ def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[st
     result.record["wall_seconds"] = round(result.wall_seconds, 2)
     result.record["cpu_seconds"] = round(result.cpu_seconds, 2)
     if options.steps is not None:
-        result.record["steps"] = runs.relative_path(options.steps, options.root)
+        result.record["steps"] = relative_path(options.steps, options.root)
     if options.records is not None:
         runs.write_record(options.records, result.record)
     if options.book_cache is not None and result.passed:
@@ -255,7 +248,7 @@ def execute_notebook(path: Path, options: Options | None = None) -> Result:
 
 def expected_seconds(path: Path, release: str | None = None) -> float:
     """How long a notebook ran last time (committed CPU records of the taught release), else its budget."""
-    notebook = runs.relative_path(path)
+    notebook = relative_path(path)
     for _, record in runs.load_records(runs.RUNS / f"cpu-torch-{release or taught_release()}"):
         if record["notebook"] == notebook:
             return float(record["seconds"])
@@ -331,7 +324,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def done(path: Path, result: Result | BaseException) -> None:
         if isinstance(result, BaseException):
-            print(f"FAIL {_name(path, ROOT)}: {type(result).__name__}: {result}", flush=True)
+            print(f"FAIL {relative_path(path)}: {type(result).__name__}: {result}", flush=True)
             return
         state = "ok  " if result.passed and all(r.ok for r in result.exercises) else "FAIL"
         print(f"{state} {result.name}: cells {result.seconds:.1f} s, all {result.wall_seconds:.1f} s "

@@ -20,8 +20,8 @@ import time
 from pathlib import Path
 
 from tools import execute
-from tools.course import CourseError, notebook_paths, read_notebook
-from tools.harness import WRONG_ANSWERS, Report, show
+from tools.course import CourseError, notebook_paths, read_notebook, relative_path
+from tools.harness import WRONG_ANSWERS, Report
 from tools.lesson import has_solutions
 
 
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             for report in reports:
                 print(report, flush=True)
                 failed += not report.ok
-            print(f"     {show(path)}: {time.perf_counter() - started:.1f} s", flush=True)
+            print(f"     {relative_path(path)}: {time.perf_counter() - started:.1f} s", flush=True)
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
+from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, relative_path
 from tools.lesson import STUB, ExerciseCells, exercise_cells
 
 WRONG_ANSWERS = ROOT / "tests" / "exercises"
@@ -109,17 +109,10 @@ class Report:
         return not self.problems
 
     def __str__(self) -> str:
-        where = f"{show(self.notebook)}" + (f" [{self.label}]" if self.label else "")
+        where = f"{relative_path(self.notebook)}" + (f" [{self.label}]" if self.label else "")
         if self.ok:
             return f"ok   {where}: stub and {self.wrong_answers} wrong answer(s) rejected, solution accepted"
         return f"FAIL {where}:\n" + "\n".join(f"     - {problem}" for problem in self.problems)
-
-
-def show(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def wrong_answer_files(label: str, root: Path = WRONG_ANSWERS) -> list[Path]:
@@ -147,16 +140,17 @@ def wrong_answer_problems(labels: dict[str, Path], root: Path = WRONG_ANSWERS) -
     for label, path in labels.items():
         count = len(wrong_answer_files(label, root))
         if count < MIN_WRONG_ANSWERS:
-            problems.append(f"{label} ({show(path)}) has {count} wrong answer(s) under {show(root / label)}/; "
+            problems.append(f"{label} ({relative_path(path)}) has {count} wrong answer(s) under "
+                            f"{relative_path(root / label)}/; "
                             f"write at least {MIN_WRONG_ANSWERS} (wrong_<slug>.py, first line '{WRONG_PREFIX}...')")
     for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
         if folder.name in NOT_LABELS or folder.name.startswith(("_", ".")):
             continue
         if folder.name not in labels:
-            problems.append(f"{show(folder)}/ matches no exercise label (known: {', '.join(sorted(labels))})")
+            problems.append(f"{relative_path(folder)}/ matches no exercise label (known: {', '.join(sorted(labels))})")
         for wrong in sorted(folder.glob("wrong_*.py")):
             if not wrong_line(wrong).startswith(WRONG_PREFIX) or not wrong_line(wrong)[len(WRONG_PREFIX):].strip():
-                problems.append(f"{show(wrong)} must start with '{WRONG_PREFIX}<what the learner did>'")
+                problems.append(f"{relative_path(wrong)} must start with '{WRONG_PREFIX}<what the learner did>'")
     return problems
 
 
@@ -199,11 +193,11 @@ async def prove(kernel: Kernel, exercise: ExerciseCells, cells: list[dict[str, A
         try:  # read them all now: a file edited or removed during the run does not break it
             answers[wrong] = wrong.read_text(encoding="utf-8")
         except OSError as error:
-            report.problems.append(f"could not read {show(wrong)}: {error}")
+            report.problems.append(f"could not read {relative_path(wrong)}: {error}")
     for wrong, source in answers.items():
         report.wrong_answers += 1
         outcome = await attempt(source)
-        name = f"{show(wrong)} ({source.splitlines()[0] if source else ''!r})"
+        name = f"{relative_path(wrong)} ({source.splitlines()[0] if source else ''!r})"
         if outcome is None:
             report.problems.append(f"the check ACCEPTED the wrong answer {name}: make the check catch this mistake")
         elif isinstance(outcome, str):

@@ -78,17 +78,23 @@ class NotebookKernel:
             return 0.0
         return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
-    async def run(self, cell: Any, index: int, count: int) -> Any:
-        """Run one of the notebook's cells in place; the CellExecutionError, or None when it finished. A cell over
-        CELL_TIMEOUT, or a kernel that died, raises KernelStopped."""
-        from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+    async def _execute(self, cell: Any, index: int, **options: Any) -> None:
+        """nbclient's execution of one cell; a cell over CELL_TIMEOUT, or a kernel that died, raises KernelStopped."""
+        from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
         try:
-            await self.client.async_execute_cell(cell, index, execution_count=count)
-        except CellExecutionError as error:
-            return error
+            await self.client.async_execute_cell(cell, index, **options)
         except (CellTimeoutError, DeadKernelError) as error:
             raise KernelStopped(f"{type(error).__name__}: {str(error).strip()}") from error
+
+    async def run(self, cell: Any, index: int, count: int) -> Any:
+        """Run one of the notebook's cells in place; the CellExecutionError, or None when it finished."""
+        from nbclient.exceptions import CellExecutionError
+
+        try:
+            await self._execute(cell, index, execution_count=count)
+        except CellExecutionError as error:
+            return error
         for output in cell.outputs:
             if output.get("output_type") == "execute_result":
                 output["execution_count"] = count
@@ -97,16 +103,14 @@ class NotebookKernel:
     async def scratch(self, source: str, tags: Sequence[str] = ()) -> tuple[str, str] | None:
         """Run code that is not one of the notebook's cells, outside its history; its outputs are dropped."""
         import nbformat
-        from nbclient.exceptions import CellExecutionError, CellTimeoutError, DeadKernelError
+        from nbclient.exceptions import CellExecutionError
 
         cell = nbformat.v4.new_code_cell(source, metadata={"tags": list(tags)})
         self.notebook.cells.append(cell)
         try:
-            await self.client.async_execute_cell(cell, len(self.notebook.cells) - 1, store_history=False)
+            await self._execute(cell, len(self.notebook.cells) - 1, store_history=False)
         except CellExecutionError as error:
             return error.ename, error.evalue.strip()
-        except (CellTimeoutError, DeadKernelError) as error:
-            raise KernelStopped(f"{type(error).__name__}: {str(error).strip()}") from error
         finally:
             self.notebook.cells.pop()
         return None

@@ -18,7 +18,7 @@ from typing import Any
 
 import jsonschema
 
-from tools.course import ROOT, CourseError, cell_source, cell_tags, read_notebook
+from tools.course import CourseError, cell_source, cell_tags, read_notebook, relative_path
 
 # An exercise is a sphinx-exercise directive in a markdown cell; its label opens a line of the body.
 _EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
@@ -48,13 +48,6 @@ class ExerciseCells:
     check: int
 
 
-def _show(path: Path) -> str:
-    try:
-        return path.resolve().relative_to(ROOT).as_posix()
-    except ValueError:
-        return str(path)
-
-
 def has_exercise(markdown: str) -> bool:
     """Whether a markdown cell's text holds an exercise directive."""
     return _EXERCISE.search(markdown) is not None
@@ -76,7 +69,7 @@ def labelled_exercise_blocks(notebook: dict[str, Any], path: Path) -> list[Exerc
     blocks = exercise_blocks(notebook)
     for block in blocks:
         if not block.label:
-            raise CourseError(f"{_show(path)}: the exercise {block.title!r} (cell {block.cell}) has no :label:")
+            raise CourseError(f"{relative_path(path)}: the exercise {block.title!r} (cell {block.cell}) has no :label:")
     return blocks
 
 
@@ -90,6 +83,7 @@ def exercise_cells(notebook: dict[str, Any], path: Path) -> list[ExerciseCells]:
     label or without a solution before the next one, a solution without a directive above it or without a check
     cell after it."""
     cells = notebook["cells"]
+    where = relative_path(path)
     blocks: dict[int, list[ExerciseBlock]] = {}
     for block in exercise_blocks(notebook):
         blocks.setdefault(block.cell, []).append(block)
@@ -98,22 +92,22 @@ def exercise_cells(notebook: dict[str, Any], path: Path) -> list[ExerciseCells]:
     for index, cell in enumerate(cells):
         for block in blocks.get(index, []):
             if not block.label:
-                raise CourseError(f"{_show(path)}: the exercise in cell {index} has no ':label:' line")
+                raise CourseError(f"{where}: the exercise in cell {index} has no ':label:' line")
             if open_block is not None:
-                raise CourseError(f"{_show(path)}: the exercise {open_block.label} (cell {open_block.cell}) has no "
+                raise CourseError(f"{where}: the exercise {open_block.label} (cell {open_block.cell}) has no "
                                   f"solution cell (tag '{SOLUTION}') before the next exercise")
             open_block = block
         if cell.get("cell_type") != "code" or SOLUTION not in cell_tags(cell):
             continue
         if open_block is None:
-            raise CourseError(f"{_show(path)}: solution cell {index} has no {{exercise}} directive above it")
+            raise CourseError(f"{where}: solution cell {index} has no {{exercise}} directive above it")
         check = next((i for i in range(index + 1, len(cells)) if cells[i].get("cell_type") == "code"), None)
         if check is None or SOLUTION in cell_tags(cells[check]):
-            raise CourseError(f"{_show(path)}: solution cell {index} ({open_block.label}) has no check cell after it")
+            raise CourseError(f"{where}: solution cell {index} ({open_block.label}) has no check cell after it")
         found.append(ExerciseCells(open_block.label, index, check))
         open_block = None
     if open_block is not None:
-        raise CourseError(f"{_show(path)}: the exercise {open_block.label} (cell {open_block.cell}) has no solution "
+        raise CourseError(f"{where}: the exercise {open_block.label} (cell {open_block.cell}) has no solution "
                           f"cell (tag '{SOLUTION}')")
     return found
 
@@ -158,7 +152,7 @@ def checked_course(notebook: dict[str, Any], path: Path) -> dict[str, Any]:
     """`metadata.course`, or a CourseError with its first problem."""
     problems = metadata_problems(notebook)
     if problems:
-        raise CourseError(f"{_show(path)}: {problems[0]}")
+        raise CourseError(f"{relative_path(path)}: {problems[0]}")
     return course(notebook)
 
 

@@ -42,6 +42,7 @@ from tools.course import (
     CourseError,
     notebook_paths,
     read_notebook,
+    relative_path,
     taught_release,
     toc_files,
     write_notebook,
@@ -109,7 +110,7 @@ def fresh(release: str) -> bool:
         return False
     found = {r["notebook"]: r for _, r in runs.load_records(folder)}
     for path in notebook_paths():
-        record = found.get(runs.relative_path(path))
+        record = found.get(relative_path(path))
         if (record is None or record["outcome"] != "pass"
                 or record["source_sha256"] != runs.source_hash(read_notebook(path))
                 or runs.release(record["environment"]["torch"]) != release):

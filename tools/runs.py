@@ -62,7 +62,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.course import PLATFORMS, ROOT, CourseError, cell_source, notebook_paths, read_notebook
+from tools.course import PLATFORMS, ROOT, CourseError, cell_source, notebook_paths, read_notebook, relative_path
 from tools.lesson import budget_seconds
 
 SCHEMA = 1
@@ -391,14 +391,6 @@ def verdict_text(cell: Cell, _: Callable[[str], str] = _untranslated) -> str:
             return _("failed {failures} of {runs} runs").format(failures=cell.failures, runs=cell.runs)
         return _("1 run, failed")
     return ""
-
-
-def relative_path(path: Path, root: Path = ROOT) -> str:
-    """A path relative to the repository where it lies inside it, else as given."""
-    try:
-        return str(path.resolve().relative_to(root.resolve()))
-    except ValueError:
-        return str(path)
 
 
 def status_json(cells: list[Cell]) -> dict[str, Any]:

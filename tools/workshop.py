@@ -49,6 +49,7 @@ from tools.course import (
     write_notebook,
 )
 from tools.lesson import STUB, checked_course, exercise_cells, has_solutions, labelled_exercise_blocks
+from tools.lesson import course as course_metadata
 
 HALF_DAY = 240  # minutes at most: a half day is up to 4 hours, breaks included
 FULL_DAY = 420  # minutes at most: a full day is up to 7 hours, lunch and breaks included
@@ -255,7 +256,7 @@ def lesson_entries(root: Path = ROOT) -> list[str]:
 
 def exercise_metadata(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]] | None:
     """`course.exercises` checked against the notebook's exercises (tools/lesson.py), or None where it has none."""
-    if "exercises" not in notebook.get("metadata", {}).get("course", {}):
+    if "exercises" not in course_metadata(notebook):
         return None
     listed: list[dict[str, Any]] = checked_course(notebook, path)["exercises"]
     return listed
@@ -284,7 +285,7 @@ def questions_asked(root: Path) -> dict[str, int]:
 def read_lesson(root: Path, entry: str, asked: dict[str, int] | None = None) -> tuple[Lesson, dict[str, Any]]:
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
-    course = notebook.get("metadata", {}).get("course", {})
+    course = course_metadata(notebook)
     minutes = course.get("minutes")
     if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) for k in ("teaching", "exercises"))):
         raise CourseError(f"{path}: metadata course.minutes must give whole 'teaching' and 'exercises' minutes")

@@ -41,6 +41,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 from tools import workshop
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
 from tools.editions import editions
+from tools.lesson import STUB
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).
 SITE = Path(os.environ.get("COURSE_SITE", ROOT / "_build" / "html"))
@@ -359,6 +360,6 @@ def test_notebook_page(browser: webdriver.Chrome, site_url: str, notebook: Path)
         assert hrefs[2] == f"{site_url}/{expected['download']}", f"{page}: the download points at {hrefs[2]}"
         copy = read_notebook(SITE / expected["download"])
         assert [cell_source(c) for c in copy["cells"] if "solution" in c["metadata"].get("tags", [])] == \
-            [lesson.STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
+            [STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
     else:
         assert not student, f"{page} links a student copy but has no exercise"

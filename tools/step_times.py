@@ -60,10 +60,10 @@ def summary_lines(found: list[dict[str, Any]], notebooks: dict[str, Any] | None)
         if step["name"] == "notebooks" and notebooks:
             note += (f"  {notebooks['notebooks']} notebooks, {notebooks['jobs']} at a time, peak memory "
                      f"{notebooks['peak_memory_bytes'] / 2**30:.1f} GiB")
-        lines.append(f"  {step['name']:10} {step['seconds']:7.1f} s  {step['outcome']:7}{note}")
+        lines.append(f"  {step['name']:16} {step['seconds']:7.1f} s  {step['outcome']:7}{note}")
     if found:
         total = max(s["started"] + s["seconds"] for s in found) - min(s["started"] for s in found)
-        lines.append(f"  {'total':10} {total:7.1f} s  on {os.cpu_count()} CPUs; load average at the end "
+        lines.append(f"  {'total':16} {total:7.1f} s  on {os.cpu_count()} CPUs; load average at the end "
                      f"{found[-1]['load_average']}")
     return lines
 

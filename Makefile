@@ -8,7 +8,7 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-# Notebooks executed at a time by `make notebooks` (tools/execute.py); README's testing section has the timings.
+# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); README's testing section has the timings.
 JOBS ?= 2
 BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
@@ -17,8 +17,8 @@ RUNS := _build/runs
 STEPS := $(RUNS)/steps
 # Each step of `make test` runs through tools/step_times.py, which records its seconds for the closing summary.
 TIMED := $(PY) -m tools.step_times run $(STEPS)
-# The executor's pytest plugin (tools/pytest_plugin.py): one test per notebook and per exercise, one execution each.
-NOTEBOOK_RUN := -p tools.pytest_plugin -p no:cacheprovider --execute
+# The executor's pytest plugin (tools/execute/pytest_plugin.py): one test per notebook and per exercise, one execution each.
+NOTEBOOK_RUN := -p tools.execute.pytest_plugin -p no:cacheprovider --execute
 # What the notebooks step reads: a change to any of these runs it again.
 RUN_INPUTS := $(shell find notebooks tests/exercises tools -type f \( -name '*.ipynb' -o -name '*.py' -o -name '*.json' \) \
 	-not -path '*/.ipynb_checkpoints/*' -not -path '*/__pycache__/*')
@@ -89,12 +89,12 @@ test-steps: static notebooks typecheck book unit integration browser
 static: lint conventions editions
 
 conventions: $(VENV)/.book-deps
-	$(TIMED) conventions -- $(PY) -m tools.conventions
-	$(TIMED) stamps -- $(PY) -m tools.stamp --check
-	$(TIMED) quiz -- $(PY) -m tools.quiz attach --check
-	$(TIMED) quiz-room -- $(PY) -m tools.quiz room --check
+	$(TIMED) conventions -- $(PY) -m tools.checks.conventions
+	$(TIMED) stamps -- $(PY) -m tools.author.stamp --check
+	$(TIMED) quiz -- $(PY) -m tools.author.quiz attach --check
+	$(TIMED) quiz-room -- $(PY) -m tools.author.quiz room --check
 	$(TIMED) workshop -- $(PY) -m tools.workshop pages --check
-	$(TIMED) lesson-size -- $(PY) -m tools.lesson_size --check
+	$(TIMED) lesson-size -- $(PY) -m tools.checks.lesson_size --check
 
 lint: $(VENV)/.test-deps
 	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
@@ -117,19 +117,19 @@ integration: $(VENV)/.test-deps | $(STATIC_FIRST)
 
 # Every exercise's check against its solution (must pass), the student stub and each wrong answer under
 # tests/exercises/<label>/ (must fail with a message), each notebook stopping after its last check: the authors'
-# quick loop (tools/exercises.py). `make notebooks` proves the same inside its one execution of each notebook.
+# quick loop (tools/execute/exercises.py). `make notebooks` proves the same inside its one execution of each notebook.
 exercises: $(VENV)/.test-deps
-	$(PY) -m tools.exercises
+	$(PY) -m tools.execute.exercises
 
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
-# of the taught torch (.venv) and of the newest release (tools/typecheck.py; settings in mypy.ini).
+# of the taught torch (.venv) and of the newest release (tools/checks/typecheck.py; settings in mypy.ini).
 typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
-	$(TIMED) typecheck -- $(PY) -m tools.typecheck --python $(PY)
-	$(TIMED) typecheck-newest -- $(PY) -m tools.typecheck --python "$$($(PY) -m tools.matrix venv $(NEWEST) | tail -n 1)"
+	$(TIMED) typecheck -- $(PY) -m tools.checks.typecheck --python $(PY)
+	$(TIMED) typecheck-newest -- $(PY) -m tools.checks.typecheck --python "$$($(PY) -m tools.execute.matrix venv $(NEWEST) | tail -n 1)"
 
-# Every notebook executed once (tools/execute.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
+# Every notebook executed once (tools/execute/engine.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
 # exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.
-# Run records go to $(RUNS)/torch-<release>/run-1 (tools/runs.py has the schema), and each passing notebook
+# Run records go to $(RUNS)/torch-<release>/run-1 (tools/records/runs.py has the schema), and each passing notebook
 # into the book's cache, from which the book is built without executing it again. Done again only when a notebook,
 # a wrong answer or a tool changed ($(RUN_DONE)); `make test` always runs it.
 notebooks: $(RUN_DONE)
@@ -142,44 +142,44 @@ $(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) | $(STATIC_FIRST)
 		$(if $(STATIC_FIRST),--run-command "make test" --steps-summary $(RUNS)/make-test-steps.json,--run-command "make book")
 	touch $@
 
-# The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/matrix.py).
+# The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/execute/matrix.py).
 # The taught release is skipped when `make test` has just recorded it for the current sources.
 matrix: $(VENV)/.test-deps
-	$(PY) -m tools.matrix run --skip-fresh
+	$(PY) -m tools.execute.matrix run --skip-fresh
 
 # Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all: enough to see a
-# one-in-ten failure with 95% probability (tools.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
+# one-in-ten failure with 95% probability (tools.execute.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
 FLAKY_RUNS := 29
 flaky: $(VENV)/.test-deps
-	$(PY) -m tools.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \
+	$(PY) -m tools.execute.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \
 		$(if $(RELEASE),--releases $(RELEASE))
 
 # nbval over every lesson of _toc.yml on one release of the matrix (RELEASE=2.13.0; default: the taught one), as the
 # weekly workflow runs it on each: a library nobody here wrote, checking that every cell runs.
 nbval: $(VENV)/.test-deps
-	$(PY) -m tools.matrix nbval $(or $(RELEASE),$(TAUGHT))
+	$(PY) -m tools.execute.matrix nbval $(or $(RELEASE),$(TAUGHT))
 
 records: $(VENV)/.test-deps
-	$(PY) -m tools.matrix records
+	$(PY) -m tools.execute.matrix records
 
 record-runs: $(VENV)/.test-deps
-	$(PY) -m tools.matrix record
+	$(PY) -m tools.execute.matrix record
 
 status: $(VENV)/.book-deps
-	$(PY) -m tools.runs status
+	$(PY) -m tools.records.runs status
 
 browser: book $(VENV)/.test-deps
 	$(TIMED) browser -- $(PY) -m pytest tests/browser -q
 
 stamp: $(VENV)/.book-deps
-	$(PY) -m tools.stamp
+	$(PY) -m tools.author.stamp
 
 record: $(VENV)/.book-deps
-	$(PY) -m tools.record_eigh
+	$(PY) -m tools.records.record_eigh
 
 quiz: $(VENV)/.book-deps
-	$(PY) -m tools.quiz attach
-	$(PY) -m tools.quiz room
+	$(PY) -m tools.author.quiz attach
+	$(PY) -m tools.author.quiz room
 
 workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages

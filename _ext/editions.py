@@ -3,7 +3,7 @@ translated edition, the right <html lang>, and search that finds Korean words wi
 
 Sphinx's own translation (its Locale transform, from the page's catalog) misses a few texts of this book; they are
 translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
-texts and hidden cells' buttons (myst-nb), and the quizzes (tools/quiz.py, from locales/<language>/quizzes.po).
+texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz.py, from locales/<language>/quizzes.po).
 
 tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are
@@ -34,7 +34,7 @@ from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
 from tools import editions as catalogs
-from tools import quiz
+from tools.author import quiz
 from tools.course import ROOT
 
 CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py

@@ -1,6 +1,6 @@
 """Where each notebook has run: a line on every notebook page, and the status page's table.
 
-Both come from the committed run records in results/runs (tools/runs.py has the schema), read
+Both come from the committed run records in results/runs (tools/records/runs.py has the schema), read
 when the book is built, never written by hand:
 
 - every page under notebooks/ gets, under its title, one line naming the platforms and torch
@@ -29,8 +29,8 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
 
-from tools import runs
 from tools.course import PLATFORMS, toc_files
+from tools.records import runs
 
 STATUS_PAGE = "chapters/where-it-has-run"
 PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}

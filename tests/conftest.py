@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tools.stamp import snippet_source
+from tools.author.stamp import snippet_source
 
 HEADER = """# A lesson
 

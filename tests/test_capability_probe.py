@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 import torch
 
+from tools.author.stamp import snippet_source
 from tools.course import ROOT, cell_source, read_notebook
-from tools.stamp import snippet_source
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 

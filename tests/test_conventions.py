@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from tools import conventions
+from tools.author.stamp import drifted
+from tools.checks import conventions
 from tools.course import ROOT, notebook_paths, write_notebook
-from tools.stamp import drifted
 
 NOTEBOOKS = notebook_paths()
 

@@ -16,7 +16,8 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from tools import editions as ed
-from tools import quiz, workshop
+from tools import workshop
+from tools.author import quiz
 from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 sys.path.insert(0, str(ROOT / "_ext"))

@@ -1,4 +1,4 @@
-"""tools/execute.py: each notebook runs once, and every check reads that run.
+"""tools/execute/engine.py: each notebook runs once, and every check reads that run.
 
 Each test writes small notebooks into a folder laid out like the course (notebooks/<chapter>/<name>.ipynb) and
 executes them as `make test` does: the cells, the exercises' attempts, the run record and the book's cache.
@@ -21,8 +21,9 @@ from jupyter_cache import get_cache
 from jupyter_cache.base import CacheBundleIn
 from nbclient import NotebookClient
 
-from tools import execute, runs
 from tools.course import ROOT
+from tools.execute import engine
+from tools.records import runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -62,9 +63,9 @@ def _printed(notebook: Any) -> list[str]:
 
 def test_a_failing_cell_fails_the_run_and_stops_it(tmp_path: Path) -> None:
     path = _notebook(tmp_path, "bad", "x = 1", "1 / 0", "print('after the failure')")
-    options = execute.Options(exercises=False, records=tmp_path / "records", book_cache=tmp_path / "cache",
+    options = engine.Options(exercises=False, records=tmp_path / "records", book_cache=tmp_path / "cache",
                               root=tmp_path)
-    result = execute.execute_notebook(path, options)
+    result = engine.execute_notebook(path, options)
     assert result.failure is not None
     assert (result.failure.cell, result.failure.error) == (1, "ZeroDivisionError: division by zero")
     assert "1 / 0" in result.failure.detail, "the failure shows the cell and its traceback"
@@ -73,7 +74,7 @@ def test_a_failing_cell_fails_the_run_and_stops_it(tmp_path: Path) -> None:
     assert record["outcome"] == "fail"
     assert record["failed_cell"] == {"index": 1, "error": "ZeroDivisionError: division by zero"}
     assert not result.cached
-    assert execute.book_cache_problems(tmp_path / "cache", [path]) == [f"{path}: not in {tmp_path / 'cache'}"]
+    assert engine.book_cache_problems(tmp_path / "cache", [path]) == [f"{path}: not in {tmp_path / 'cache'}"]
 
 
 def test_the_book_cache_holds_the_executed_outputs(tmp_path: Path) -> None:
@@ -81,20 +82,20 @@ def test_the_book_cache_holds_the_executed_outputs(tmp_path: Path) -> None:
     path = _notebook(tmp_path, "good", ("import random\nprint(random.Random(7).random())", {"tags": ["hide-input"]}),
                      "x = 6 * 7\nx")
     cache = tmp_path / "cache"
-    result = execute.execute_notebook(path, execute.Options(exercises=False, book_cache=cache, root=tmp_path))
+    result = engine.execute_notebook(path, engine.Options(exercises=False, book_cache=cache, root=tmp_path))
     assert result.passed and result.cached
-    assert execute.book_cache_problems(cache, [path]) == []
+    assert engine.book_cache_problems(cache, [path]) == []
     _, shown = get_cache(str(cache)).merge_match_into_notebook(nbformat.read(str(path), as_version=4))
     assert _printed(shown) == _printed(result.executed) == ["0.32383276483316237\n", "42"]
     assert [cell.execution_count for cell in shown.cells] == [1, 2]
     edited = nbformat.read(str(path), as_version=4)
     edited.cells.append(nbformat.v4.new_code_cell("print('new')"))
     nbformat.write(edited, str(path))
-    assert execute.book_cache_problems(cache, [path]) == [f"{path}: not in {cache}"]
+    assert engine.book_cache_problems(cache, [path]) == [f"{path}: not in {cache}"]
     # What the book's build stores when it executes a notebook itself (myst_nb/core/execute/cache.py)
     get_cache(str(cache)).cache_notebook_bundle(CacheBundleIn(edited, str(path), data={"execution_seconds": 1.0}),
                                                 check_validity=False, overwrite=True)
-    [problem] = execute.book_cache_problems(cache, [path])
+    [problem] = engine.book_cache_problems(cache, [path])
     assert problem.startswith(f"{path}: the book build executed it")
 
 
@@ -128,7 +129,7 @@ def test_the_attempts_leave_no_trace_in_the_run(tmp_path: Path) -> None:
     """Wrong answers that draw random numbers, rebind names and raise a warning first: the cells of the run print
     what a plain run prints (random, numpy and torch generators, names, the warning), so the book shows a plain run."""
     path = _notebook(tmp_path, "exercise", *EXERCISE)
-    result = execute.execute_notebook(path, execute.Options(wrong_answers=_wrong_answers(tmp_path), root=tmp_path))
+    result = engine.execute_notebook(path, engine.Options(wrong_answers=_wrong_answers(tmp_path), root=tmp_path))
     assert result.passed, result.describe()
     [report] = result.exercises
     assert report.ok and report.wrong_answers == 3, str(report)
@@ -145,7 +146,7 @@ def test_two_notebooks_run_side_by_side_and_a_multi_process_one_alone(tmp_path: 
     paths = [_notebook(tmp_path, name, span.format(name=name),
                        course={"multi_process": name == "alone", "budget_seconds": 90 if name == "alone" else 30})
              for name in ("first", "second", "alone")]
-    results = asyncio.run(execute.execute_many(paths, execute.Options(exercises=False, root=tmp_path), jobs=2))
+    results = asyncio.run(engine.execute_many(paths, engine.Options(exercises=False, root=tmp_path), jobs=2))
     assert all(result.passed for result in results.values())
     spans = {p.stem: [float(x) for x in (p.parent / f"{p.stem}.span").read_text().split()] for p in paths}
     assert max(spans["first"][0], spans["second"][0]) < min(spans["first"][1], spans["second"][1]), (
@@ -159,7 +160,8 @@ def test_pytest_reports_each_notebook_and_each_exercise(tmp_path: Path) -> None:
     cells = [*EXERCISE[:3], "print('Checked: total')", EXERCISE[4]]  # a check that accepts anything
     _notebook(tmp_path, "weak", *cells)
     records = tmp_path / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
+    command = [sys.executable, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider",
+               "--execute",
                "--rootdir", str(tmp_path), "-c", os.devnull, "--wrong-answers", str(_wrong_answers(tmp_path)),
                "--run-records", str(records), "--book-cache", str(tmp_path / "cache"), "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -177,9 +179,9 @@ def test_pytest_reports_each_notebook_and_each_exercise(tmp_path: Path) -> None:
 
 
 def test_the_matrix_and_the_recording_run_the_same_executor(tmp_path: Path) -> None:
-    """`make matrix`, `make flaky` and `make record-runs` run tools.matrix.notebooks_command: records and, for a
+    """`make matrix`, `make flaky` and `make record-runs` run tools.execute.matrix.notebooks_command: records and, for a
     recording, the executed notebooks that the book shows as recorded."""
-    from tools import matrix
+    from tools.execute import matrix
 
     _notebook(tmp_path, "hello", ("md", "# Hello"), "print('recorded output')")
     folder = tmp_path / "recorded"

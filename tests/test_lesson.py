@@ -1,4 +1,4 @@
-"""The lesson model (tools/lesson.py) is the one reader of a lesson's anatomy, and tools/kernel.py the one place
+"""The lesson model (tools/lesson.py) is the one reader of a lesson's anatomy, and tools/execute/kernel.py the one place
 that starts kernels: a second parser of the exercise directive or a second executor fails here."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def test_only_the_lesson_model_parses_the_exercise_directive() -> None:
 
 def test_only_the_kernel_module_starts_kernels() -> None:
     starters = [path.relative_to(ROOT).as_posix() for path in CODE if _imports(path) & set(KERNEL_LIBRARIES)]
-    assert starters == ["tools/kernel.py"], f"run notebooks through tools/execute.py, not in {starters}"
+    assert starters == ["tools/execute/kernel.py"], f"run notebooks through tools/execute/engine.py, not in {starters}"
 
 
 def test_the_checks_would_see_a_second_parser(tmp_path: Path) -> None:

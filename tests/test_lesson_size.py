@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tools import lesson_size
+from tools.checks import lesson_size
 from tools.course import ROOT, notebook_paths, write_notebook
 
 

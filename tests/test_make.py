@@ -33,8 +33,8 @@ def test_make_n_test_prints_the_plan_cheap_checks_first() -> None:
 
 def test_make_book_executes_through_the_engine_then_renders() -> None:
     plan = "\n".join(_plan("book"))
-    assert "-p tools.pytest_plugin" in plan and "--book-cache _build/.jupyter_cache" in plan
-    assert plan.index("-p tools.pytest_plugin") < plan.index("jupyter-book build")
+    assert "-p tools.execute.pytest_plugin" in plan and "--book-cache _build/.jupyter_cache" in plan
+    assert plan.index("-p tools.execute.pytest_plugin") < plan.index("jupyter-book build")
     assert "tools.execute --check-book-cache" in plan, "the build must prove it executed nothing"
 
 

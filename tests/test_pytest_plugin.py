@@ -1,7 +1,7 @@
 """The executor's pytest plugin writes run records, saves executed notebooks, and gates deprecations.
 
 Each test executes small notebooks in a fresh folder laid out like the course (notebooks/<chapter>/<name>.ipynb),
-with tools.pytest_plugin loaded as `make test` loads it.
+with tools.execute.pytest_plugin loaded as `make test` loads it.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 import nbformat
 import pytest
 
-from tools import runs
 from tools.course import ROOT
+from tools.records import runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -38,7 +38,8 @@ def _notebook(folder: Path, name: str, *cells: tuple[str, list[str]]) -> Path:
 
 def _run(folder: Path, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
     records = folder / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
+    command = [sys.executable, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider",
+               "--execute",
                "--rootdir", str(folder), "-c", os.devnull, "--run-records", str(records), "--run-command", "pytest",
                *extra, "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}

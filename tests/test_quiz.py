@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import yaml
 
-from tools import quiz
+from tools.author import quiz
 from tools.course import ROOT, CourseError, cell_source, cell_tags, practice_chapters, read_notebook, write_notebook
 
 QUIZZES = quiz.quizzes()
@@ -24,11 +24,11 @@ def test_every_practice_chapter_has_one_quiz_of_three_to_eight_questions() -> No
 
 
 def test_every_notebook_carries_exactly_its_questions() -> None:
-    assert quiz.expected_notebooks() == {}, "run `python -m tools.quiz attach`"
+    assert quiz.expected_notebooks() == {}, "run `python -m tools.author.quiz attach`"
 
 
 def test_the_room_page_is_fresh() -> None:
-    assert not quiz.stale_room_page(), "run `python -m tools.quiz room`"
+    assert not quiz.stale_room_page(), "run `python -m tools.author.quiz room`"
 
 
 def _cell_sources(entry: str) -> str:

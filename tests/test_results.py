@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from tools.course import RESULTS
-from tools.results import problems, provenance, result_name, write_result
+from tools.records.results import problems, provenance, result_name, write_result
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 

@@ -1,7 +1,7 @@
 """Run records on the page: the status table, the line on every notebook page, recorded runs.
 
 The whole path is exercised on a small book laid out like the course: a notebook runs under
-the course's executor (tools/pytest_plugin.py) (records, executed copy), the executed copy is marked as a
+the course's executor (tools/execute/pytest_plugin.py) (records, executed copy), the executed copy is marked as a
 recording, and the book is built with the course's configuration and extensions.
 """
 
@@ -20,8 +20,9 @@ import nbformat
 import pytest
 import yaml
 
-from tools import matrix, runs
 from tools.course import ROOT, read_notebook, taught_release, write_notebook
+from tools.execute import matrix
+from tools.records import runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -79,7 +80,8 @@ def _tiny_book(tmp_path: Path) -> Path:
 
 
 def _execute(book: Path, records: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
+    command = [sys.executable, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider",
+               "--execute",
                "--rootdir", str(book), "-c", os.devnull, "--run-records", str(records), *extra, "notebooks"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env, check=False)

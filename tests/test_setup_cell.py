@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import torch
 
-from tools.stamp import snippet_source
+from tools.author.stamp import snippet_source
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 

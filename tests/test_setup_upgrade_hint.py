@@ -13,7 +13,7 @@ import pytest
 import torch
 import torch.utils.benchmark  # imported unpatched here: it picks its timer on import
 
-from tools.stamp import snippet_source
+from tools.author.stamp import snippet_source
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tools import stamp
+from tools.author import stamp
 from tools.course import CourseError, cell_source, read_notebook, write_notebook
 
 

@@ -1,4 +1,4 @@
-"""tools/typecheck.py: names that do not exist in the installed torch fail the check, in any branch.
+"""tools/checks/typecheck.py: names that do not exist in the installed torch fail the check, in any branch.
 
 The checks run mypy against the torch of TYPECHECK_PYTHON (default: this interpreter, which under
 `make unit` is the course's venv), with the mypy cache of `make typecheck`, so a second run is fast.
@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from tools import typecheck
+from tools.author.stamp import snippet_source
+from tools.checks import typecheck
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook
-from tools.stamp import snippet_source
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -57,7 +57,7 @@ def _notebook(folder: Path, name: str, cells: list[str]) -> Path:
 
 def _typecheck(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tools.typecheck", *args],
+        [sys.executable, "-m", "tools.checks.typecheck", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=900, check=False,
     )  # fmt: skip
 

@@ -176,8 +176,8 @@ def test_weekly_checks_open_an_issue_when_they_fail() -> None:
 
 
 def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
-    from tools import matrix
     from tools.course import notebook_paths
+    from tools.execute import matrix
 
     lessons = matrix.nbval_notebooks()
     on_disk = sorted(path.relative_to(ROOT).as_posix() for path in notebook_paths())

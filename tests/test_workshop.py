@@ -14,7 +14,8 @@ from typing import Any
 import nbformat
 import pytest
 
-from tools import conventions, lesson, lesson_size, workshop
+from tools import lesson, workshop
+from tools.checks import conventions, lesson_size
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 GUIDE = f"""# Workshop
@@ -146,7 +147,7 @@ def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
 
 
 def test_the_index_lists_each_lesson_that_asks_questions() -> None:
-    from tools import quiz
+    from tools.author import quiz
 
     page = workshop.exercises_page()
     for entry, (chapter_quiz, questions) in quiz.lesson_questions().items():
@@ -208,7 +209,7 @@ def test_the_books_tracks_teach_every_objective_within_their_day() -> None:
 
 def test_the_books_tracks_ask_the_questions_of_the_lessons_they_teach() -> None:
     """Every track asks self-check questions, and only in lessons it teaches, each counted in its slot."""
-    from tools import quiz
+    from tools.author import quiz
 
     asked = {entry: len(questions) for entry, (_, questions) in quiz.lesson_questions().items()}
     for track in workshop.tracks():
@@ -448,7 +449,8 @@ def test_the_student_folder_must_be_a_folder(tmp_path: Path, capsys: pytest.Capt
 @pytest.mark.parametrize("entry", ["notebooks/graphs/accelerator-graph", "notebooks/mx-quantization/mx-matmul"])
 def test_a_student_copy_runs_and_fails_only_at_the_checks_of_its_missing_solutions(entry: str, tmp_path: Path) -> None:
     """The copy the site publishes, run alone in an empty folder (two quick lessons here; the weekly workflow runs
-    `python -m tools.workshop student --check` on all, and tools/execute.py proves the stub against every check)."""
+    `python -m tools.workshop student --check` on all, and tools/execute/engine.py proves the stub against every
+    check)."""
     assert workshop.student_copy_problems(entry, tmp_path) == []
 
 

@@ -41,7 +41,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 from markdown_it import MarkdownIt
 
-from tools import quiz, workshop
+from tools import workshop
+from tools.author import quiz
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 LOCALES = "locales"
@@ -53,7 +54,7 @@ QUIZ_CATALOG = "quizzes.po"  # the quizzes' questions, choices and reasons, and 
 QUIZ_PAGE = "(quizzes)"
 # An English message of at least this many words that several pages share is translated the same way in each.
 SAME_SENTENCE_WORDS = 1
-EXTENSION_SOURCES = ["tools/runs.py"]  # modules outside _ext/ whose `_()` strings the extensions show
+EXTENSION_SOURCES = ["tools/records/runs.py"]  # modules outside _ext/ whose `_()` strings the extensions show
 EDITIONS_BRANCH = "editions"  # the branch the publish workflow writes each edition's notebooks to, under <lang>/
 
 # Markup a translation must carry over unchanged, found in this order (each kind is taken out of the text before the

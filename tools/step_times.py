@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-NOTEBOOKS = "notebooks.summary.json"  # in FOLDER, written by the notebooks step (tools/pytest_plugin.py)
+NOTEBOOKS = "notebooks.summary.json"  # in FOLDER, written by the notebooks step (tools/execute/pytest_plugin.py)
 
 
 def _load() -> list[float]:

@@ -17,7 +17,8 @@
 Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
 rooms and objectives below, so the tracks and the index follow the book as it changes.
 
-The timing rule is tools/lesson_size.py's (TIMING there): prose at a speaking rate, code read aloud and code typed
+The timing rule is tools/checks/lesson_size.py's (TIMING there): prose at a speaking rate, code read aloud and code
+typed
 live counted apart, plus the cold-cache run time from the run records; `timings` applies it and `--write` records it.
 Exercise minutes are the sum of `course.exercises[*].minutes`.
 """
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from tools import lesson_size
+from tools.checks import lesson_size
 from tools.course import (
     ROOT,
     CourseError,
@@ -58,7 +59,7 @@ BREAK, LUNCH = 15, 45
 LUNCH_AFTER = 150  # minutes into a full day before lunch may start
 WELCOME = 10  # the opening: welcome, and the pre-flight tables participants ran at home
 WRAP_UP = 10
-QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/quiz.py): read, answer, discuss
+QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/author/quiz.py): read, answer, discuss
 COLAB_SETUP = 2  # per lesson in a room that uses Colab: the notebook's install cell and a runtime restart
 COVER_MINUTES = 5  # a prerequisite lesson the track does not teach, summarised at the start of the lesson
 START = 9 * 60  # 09:00
@@ -66,7 +67,7 @@ PREFLIGHT = "notebooks/workshop/preflight"
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
 
-# ---- the timing rule (tools/lesson_size.py) --------------------------------------------------------------------------
+# ---- the timing rule (tools/checks/lesson_size.py) -------------------------------------------------------------------
 TIMING_RULE = lesson_size.TIMING
 TIME_LINE = re.compile(r"\*\*Time\*\*: \d+ minutes of teaching")
 
@@ -177,7 +178,7 @@ class Lesson:
     short_exercise: int = 0  # minutes of the notebook's shortest exercise: the one a half day keeps
     exercise_list: tuple[tuple[str, int], ...] = ()  # (label, minutes), shortest first: what a day keeps, in order
     prerequisites: tuple[str, ...] = ()  # entries of the lessons its Prerequisites line links to
-    questions: int = 0  # self-check questions it asks (tools/quiz.py)
+    questions: int = 0  # self-check questions it asks (tools/author/quiz.py)
     parallel: tuple[Lesson, ...] = ()  # a breakout: these lessons side by side, one per group
 
     @property
@@ -274,8 +275,8 @@ def prerequisites(notebook: dict[str, Any], entry: str) -> tuple[str, ...]:
 
 
 def questions_asked(root: Path) -> dict[str, int]:
-    """Self-check questions per lesson entry (tools/quiz.py); none where the book has no quizzes."""
-    from tools import quiz
+    """Self-check questions per lesson entry (tools/author/quiz.py); none where the book has no quizzes."""
+    from tools.author import quiz
 
     if not (root / quiz.QUIZZES).is_dir():
         return {}
@@ -555,8 +556,8 @@ def schedules_section(root: Path = ROOT) -> str:
 # ---- the exercise index ---------------------------------------------------------------------------------------------
 
 def quiz_rows(root: Path) -> list[str]:
-    """One row per lesson that asks self-check questions (tools/quiz.py)."""
-    from tools import quiz
+    """One row per lesson that asks self-check questions (tools/author/quiz.py)."""
+    from tools.author import quiz
 
     if not (root / quiz.QUIZZES).is_dir():
         return []
@@ -813,12 +814,12 @@ def write_student_notebooks(
 def student_copy_problems(entry: str, folder: Path, root: Path = ROOT) -> list[str]:
     """Run a lesson's student copy alone in `folder` (as a learner does, through the course's executor) and say what
     went wrong: a cell other than the check after a stubbed solution failed, or such a check passed."""
-    from tools import execute
+    from tools.execute import engine
 
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
-    _, failed_cells = execute.run_as_learner(student_version(notebook), folder)
+    _, failed_cells = engine.run_as_learner(student_version(notebook), folder)
     failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]

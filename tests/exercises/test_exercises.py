@@ -2,9 +2,9 @@
 
 The wrong answers live beside this file: tests/exercises/<label>/wrong_<slug>.py, each the complete source of a
 solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The course's notebooks are
-proved inside `make test`'s one execution of each (tools/execute.py; `NOTEBOOK::exercise[LABEL]` tests of
-`pytest -p tools.pytest_plugin --execute`); the tests here are the static ones, and the harness (tools/harness.py) on
-tests/exercises/fixtures/, a small notebook that shows what it catches.
+proved inside `make test`'s one execution of each (tools/execute/engine.py; `NOTEBOOK::exercise[LABEL]` tests of
+`pytest -p tools.execute.pytest_plugin --execute`); the tests here are the static ones, and the harness
+(tools/execute/harness.py) on tests/exercises/fixtures/, a small notebook that shows what it catches.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import copy
 from pathlib import Path
 
 import pytest
-from tools import execute, exercises, harness, lesson
+from tools import lesson
 from tools.course import ROOT, CourseError, read_notebook, write_notebook
+from tools.execute import engine, exercises, harness
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -102,7 +103,7 @@ def test_the_full_run_proves_the_same_and_runs_every_cell(tmp_path: Path) -> Non
     notebook["cells"][17]["source"] = 'print("after the last check:", mean([1, 3]))'
     path = tmp_path / "full.ipynb"
     write_notebook(path, notebook)
-    result = execute.execute_notebook(path, execute.Options(wrong_answers=FIXTURES))
+    result = engine.execute_notebook(path, engine.Options(wrong_answers=FIXTURES))
     assert result.passed, result.describe()
     reports = {report.label: report for report in result.exercises}
     assert reports["fixture-mean"].ok and reports["fixture-mean"].wrong_answers == 3

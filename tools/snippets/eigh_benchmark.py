@@ -1,5 +1,5 @@
 # Benchmark cell. Source: tools/snippets/eigh_benchmark.py;
-# tools/record_eigh.py records the same code into results/.
+# tools/records/record_eigh.py records the same code into results/.
 import importlib.util
 
 

@@ -1,8 +1,8 @@
 """The executor's pytest plugin: one test per notebook and one per exercise, all reading one execution.
 
-Loaded with `-p tools.pytest_plugin --execute`: each notebook is one file of tests, executed once by
-tools/execute.py, and every test reads that execution: `NOTEBOOK::cells` (every code cell ran; the deprecation gate
-passed) and, for each exercise, `NOTEBOOK::exercise[LABEL]` (its check rejected the stub and every wrong answer,
+Loaded with `-p tools.execute.pytest_plugin --execute`: each notebook is one file of tests, executed once by
+tools/execute/engine.py, and every test reads that execution: `NOTEBOOK::cells` (every code cell ran; the deprecation
+gate passed) and, for each exercise, `NOTEBOOK::exercise[LABEL]` (its check rejected the stub and every wrong answer,
 and accepted the solution). With `--jobs 2` two notebooks run at a time, the longest first; a notebook whose
 course.multi_process is true runs alone.
 
@@ -10,7 +10,7 @@ course.multi_process is true runs alone.
     --no-exercises            run the cells only (no stub, no wrong answers)
     --book-cache DIR          store each passing notebook in this Jupyter Book cache (_build/.jupyter_cache)
     --wrong-answers DIR       the wrong answers, <label>/wrong_*.py (default: tests/exercises/)
-    --run-records DIR         write one run record per notebook into DIR (tools/runs.py documents the schema)
+    --run-records DIR         write one run record per notebook into DIR (tools/records/runs.py documents the schema)
     --run-command TEXT        what ran the notebooks, stored in each record (default: pytest)
     --save-executed DIR       also write each executed notebook, outputs included, under DIR
     --notebooks-summary FILE  write the run's size, seconds and peak memory here (make test's step summary)
@@ -33,17 +33,18 @@ from typing import Any
 
 import pytest
 
-from tools import execute, harness, runs
 from tools.course import read_notebook
+from tools.execute import engine, harness
 from tools.lesson import exercise_cells
+from tools.records import runs
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("notebooks", "the course's executor (tools/execute.py)")
+    group = parser.getgroup("notebooks", "the course's executor (tools/execute/engine.py)")
     group.addoption("--run-records", type=Path, default=None, help="write one run record per notebook here")
     group.addoption("--run-command", default="pytest", help="what ran the notebooks, for the records")
     group.addoption("--save-executed", type=Path, default=None, help="write executed notebooks here")
-    group.addoption("--execute", action="store_true", help="execute each notebook once with tools/execute.py")
+    group.addoption("--execute", action="store_true", help="execute each notebook once with tools/execute/engine.py")
     group.addoption("--notebooks-summary", type=Path, default=None,
                     help="write the run's notebooks, jobs, seconds and peak memory to this JSON file")
     group.addoption("--steps-summary", type=Path, default=None,
@@ -60,16 +61,16 @@ class _Runner:
     """Executes the collected notebooks in a thread of its own, `--jobs` at a time; tests wait for theirs."""
 
     def __init__(self, config: pytest.Config, paths: list[Path]) -> None:
-        self.options = execute.Options(
+        self.options = engine.Options(
             exercises=config.getoption("prove_exercises"), wrong_answers=config.getoption("wrong_answers"),
             command=config.getoption("run_command"), records=config.getoption("run_records"),
             executed=config.getoption("save_executed"), book_cache=config.getoption("book_cache"),
             root=Path(config.rootpath), steps=config.getoption("steps_summary"))
         self.jobs = max(1, config.getoption("jobs"))
         self.paths = paths
-        self.futures: dict[Path, concurrent.futures.Future[execute.Result]] = {
+        self.futures: dict[Path, concurrent.futures.Future[engine.Result]] = {
             path: concurrent.futures.Future() for path in paths}
-        self.results: list[execute.Result] = []
+        self.results: list[engine.Result] = []
         self.peak_bytes = 0
         self.seconds = 0.0
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -79,8 +80,8 @@ class _Runner:
     def start(self) -> None:
         self._thread.start()
 
-    def _done(self, path: Path, result: execute.Result | BaseException) -> None:
-        if isinstance(result, execute.Result):
+    def _done(self, path: Path, result: engine.Result | BaseException) -> None:
+        if isinstance(result, engine.Result):
             self.results.append(result)
             self.futures[path].set_result(result)
         else:
@@ -92,10 +93,10 @@ class _Runner:
         async def main() -> None:
             self._loop = asyncio.get_running_loop()
             self._task = asyncio.current_task()
-            await execute.execute_many(self.paths, self.options, self.jobs, self._done)
+            await engine.execute_many(self.paths, self.options, self.jobs, self._done)
 
         started = time.perf_counter()
-        memory = execute.MemoryWatch()
+        memory = engine.MemoryWatch()
         try:
             with memory:
                 asyncio.run(main())
@@ -110,7 +111,7 @@ class _Runner:
                 if not future.done():
                     future.set_exception(RuntimeError("the notebook run ended before this notebook ran"))
 
-    def result(self, path: Path) -> execute.Result:
+    def result(self, path: Path) -> engine.Result:
         return self.futures[path].result()
 
     def stop(self) -> None:
@@ -148,7 +149,7 @@ class NotebookFile(pytest.File):
 class NotebookItem(pytest.Item):
     """Every code cell of the notebook ran, and the deprecation gate let each through."""
 
-    def result(self) -> execute.Result:
+    def result(self) -> engine.Result:
         return self.config.stash[_RUNNER].result(self.path)
 
     def runtest(self) -> None:

@@ -1,6 +1,6 @@
 """The hand-off to the book: executed notebooks stored in Jupyter Book's execution cache (jupyter-cache).
 
-The executor (tools/execute.py) stores each notebook that passed its checks in the cache that `execute_notebooks:
+The executor (tools/execute/engine.py) stores each notebook that passed its checks in the cache that `execute_notebooks:
 cache` in _config.yml reads, so the book build shows exactly that run and executes nothing; book_cache_problems
 says, after the build, which notebooks the build executed itself (none, or `make book` fails).
 """

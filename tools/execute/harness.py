@@ -1,7 +1,7 @@
 """The exercise harness: inside a notebook's one execution, prove each exercise's check.
 
-At each solution cell (tools/lesson.py finds it and its check) the executor (tools/execute.py) asks this module to
-run, each followed by the check cell:
+At each solution cell (tools/lesson.py finds it and its check) the executor (tools/execute/engine.py) asks this module
+to run, each followed by the check cell:
 
 1. the student stub (tools.lesson.STUB, what student copies hold): the check must fail with an assertion whose
    message helps;

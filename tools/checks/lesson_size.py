@@ -1,9 +1,9 @@
 """How big each lesson is, by the measures a room can keep, and whether it stays within the course's limits.
 
-    python -m tools.lesson_size                 a table of every lesson: words, visible and hidden code lines,
+    python -m tools.checks.lesson_size                 a table of every lesson: words, visible and hidden code lines,
                                                 PR references in the body, version branches, minutes
-    python -m tools.lesson_size NOTEBOOK ...    only these notebooks
-    python -m tools.lesson_size --check         exit 1 when a lesson is over a limit
+    python -m tools.checks.lesson_size NOTEBOOK ...    only these notebooks
+    python -m tools.checks.lesson_size --check         exit 1 when a lesson is over a limit
 
 What counts (CONTRIBUTING.md, "The size of a lesson"): the *teaching cells* of a lesson are its cells except
 - the header (the first cell: title, objectives, prerequisites, time, runs on);

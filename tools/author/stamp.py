@@ -4,9 +4,9 @@ A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py, or of th
 SOURCES names for NAME. The setup cell that opens every notebook is `stamp:setup`; a notebook may
 carry other stamped cells (for example a benchmark that a recording tool also imports).
 
-    python -m tools.stamp            stamp every notebook
-    python -m tools.stamp --check    exit 1 and name each copy that differs from its source
-    python -m tools.stamp PATH ...   only these notebooks
+    python -m tools.author.stamp            stamp every notebook
+    python -m tools.author.stamp --check    exit 1 and name each copy that differs from its source
+    python -m tools.author.stamp PATH ...   only these notebooks
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The course's conventions for notebooks, as checks that name each problem they find.
 
-Tests run these over every notebook; `python -m tools.conventions` runs them from the shell.
+Tests run these over every notebook; `python -m tools.checks.conventions` runs them from the shell.
 Each check takes a notebook (parsed JSON) and returns a list of problems, worded for the author.
 """
 

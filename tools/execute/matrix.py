@@ -4,14 +4,14 @@ torch-matrix.txt lists the releases; the first is the release the course teaches
 the book's own `.venv` (constraints.txt pins it). Every other release gets a virtual environment
 of its own under $COURSE_VENVS (default ~/.cache/pytorch-2.12-course/venvs), made once and
 reused until a requirements file changes. Each run executes every notebook once, as `make test`
-does (tools/execute.py through `pytest -p tools.pytest_plugin --execute`: every cell, the deprecation
+does (tools/execute/engine.py through `pytest -p tools.execute.pytest_plugin --execute`: every cell, the deprecation
 gate, and each exercise's check against the stub, the wrong answers and the solution, two notebooks
 at a time), and writes its run records under _build/runs/torch-<release>/run-<k>/.
 
-    python -m tools.matrix run [--releases R ...] [--repeat N] [--skip-fresh]
-    python -m tools.matrix records      run every release 3 times, then refresh results/runs/
-    python -m tools.matrix record       record a run on this machine's accelerator (make record-runs)
-    python -m tools.matrix venv R       make (or reuse) the environment of release R; print its python
+    python -m tools.execute.matrix run [--releases R ...] [--repeat N] [--skip-fresh]
+    python -m tools.execute.matrix records      run every release 3 times, then refresh results/runs/
+    python -m tools.execute.matrix record       record a run on this machine's accelerator (make record-runs)
+    python -m tools.execute.matrix venv R       make (or reuse) the environment of release R; print its python
 
 `--skip-fresh` leaves out a release whose records from this checkout already cover every
 notebook's current sources (`make test` has just run the taught release). A notebook that both
@@ -35,7 +35,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tools import runs
 from tools.course import (
     CONSTRAINTS,
     ROOT,
@@ -48,6 +47,7 @@ from tools.course import (
     write_notebook,
 )
 from tools.lesson import runs_alone
+from tools.records import runs
 
 MATRIX_FILE = ROOT / "torch-matrix.txt"
 REQUIREMENTS = (ROOT / "requirements.txt", ROOT / "requirements-test.txt")
@@ -122,7 +122,7 @@ def notebooks_command(python: str, records: Path, command: str, *extra: str, job
                       targets: Sequence[str] = ("notebooks",)) -> list[str]:
     """The notebooks of `targets` (default: all) executed once by the course's plugin (cells and exercises), their
     run records into `records`."""
-    return [python, "-m", "pytest", "-p", "tools.pytest_plugin", "-p", "no:cacheprovider", "--execute",
+    return [python, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider", "--execute",
             f"--jobs={jobs}",
             "--run-records", str(records), "--run-command", command, "-q", *extra, *targets]
 

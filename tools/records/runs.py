@@ -1,6 +1,6 @@
 """Run records: where each notebook has run, on which torch and device, and how it went.
 
-Every execution of a notebook by the course's own tools (tools/execute.py under `make test`, the
+Every execution of a notebook by the course's own tools (tools/execute/engine.py under `make test`, the
 torch version matrix, a recording run on an accelerator; nbval with tests/nbreport.py) writes one
 JSON record per notebook. The schema, version 1:
 
@@ -26,14 +26,14 @@ JSON record per notebook. The schema, version 1:
       "executed_notebook": null | "results/recorded/<run>/<chapter>/<name>.ipynb"
     }
 
-Records written by tools/execute.py add (optional; the checks above ignore them):
+Records written by tools/execute/engine.py add (optional; the checks above ignore them):
 
       "wall_seconds": 20.1,            # the whole run: kernel start, cells, exercise attempts
       "cpu_seconds": 14.2,             # CPU time of the kernel and the processes it waited for
       "exercises": [{"label": "…", "ok": true, "wrong_answers": 3, "seconds": 1.2, "problems": []}],
       "steps": "_build/runs/make-test-steps.json"   # under `make test`: its step times
 
-Records of repeated runs (`make flaky`, `make records`: tools/matrix.py's mark_flaky) add:
+Records of repeated runs (`make flaky`, `make records`: tools/execute/matrix.py's mark_flaky) add:
 
       "verdict_runs": 29,              # the runs of this notebook on this release the verdict rests on
       "flaky": false                   # true when it both passed and failed in them
@@ -43,9 +43,9 @@ Records live in two places: `_build/runs/` for the runs of this checkout (never 
 line on every notebook page are computed from `results/runs/`: a record whose source hash
 differs from the notebook's current sources is stale and is never shown as a pass.
 
-    python -m tools.runs report DIR      the timing report of the records under DIR
-    python -m tools.runs check [DIR]     validate records (default: results/runs)
-    python -m tools.runs status          print the status table of results/runs
+    python -m tools.records.runs report DIR      the timing report of the records under DIR
+    python -m tools.records.runs check [DIR]     validate records (default: results/runs)
+    python -m tools.records.runs status          print the status table of results/runs
 """
 
 from __future__ import annotations
@@ -130,7 +130,7 @@ def environment() -> dict[str, Any]:
     """The machine and torch of this process, described as the run records want it."""
     import torch
 
-    from tools.results import provenance
+    from tools.records.results import provenance
 
     device = torch.accelerator.current_accelerator(check_available=True) or torch.device("cpu")
     prov = provenance(device, "")

@@ -1,14 +1,14 @@
 """The authors' quick loop: prove every exercise's check, stopping each notebook after its last check.
 
-    python -m tools.exercises                    check every notebook that has exercises
-    python -m tools.exercises NOTEBOOK ...       only these notebooks
-    python -m tools.exercises --only LABEL NOTEBOOK
+    python -m tools.execute.exercises                    check every notebook that has exercises
+    python -m tools.execute.exercises NOTEBOOK ...       only these notebooks
+    python -m tools.execute.exercises --only LABEL NOTEBOOK
                                                  prove one exercise; stop after its check
-    python -m tools.exercises --wrong-answers DIR NOTEBOOK ...
+    python -m tools.execute.exercises --wrong-answers DIR NOTEBOOK ...
                                                  take the wrong answers from DIR (default: tests/exercises/)
 
-It runs the course's one executor (tools/execute.py) with its exercise harness (tools/harness.py says what a
-proof is). `make test` proves every exercise inside its execution of every notebook; this command stops after the
+It runs the course's one executor (tools/execute/engine.py) with its exercise harness (tools/execute/harness.py says
+what a proof is). `make test` proves every exercise inside its execution of every notebook; this command stops after the
 last check it proves (nothing after it is left to prove).
 """
 
@@ -19,9 +19,9 @@ import sys
 import time
 from pathlib import Path
 
-from tools import execute
 from tools.course import CourseError, notebook_paths, read_notebook, relative_path
-from tools.harness import WRONG_ANSWERS, Report
+from tools.execute import engine
+from tools.execute.harness import WRONG_ANSWERS, Report
 from tools.lesson import has_solutions
 
 
@@ -30,7 +30,7 @@ def check_notebook(path: Path, wrong_root: Path = WRONG_ANSWERS, only: set[str] 
 
     The notebook runs as in `make test`, but stops after the last check it proves. With `only`, prove just those
     labels: the other exercises run as plain cells."""
-    result = execute.execute_notebook(path, execute.Options(wrong_answers=wrong_root, only=only,
+    result = engine.execute_notebook(path, engine.Options(wrong_answers=wrong_root, only=only,
                                                             stop_after_last_check=True))
     return result.exercise_reports()
 
@@ -40,7 +40,7 @@ def notebooks_with_exercises() -> list[Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.exercises", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.execute.exercises", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: every one with exercises)")
     parser.add_argument("--only", action="append", metavar="LABEL",

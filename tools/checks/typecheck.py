@@ -5,8 +5,8 @@ is concatenated by nbQA and checked by mypy with the settings in mypy.ini: a mis
 removed attribute, function, module or keyword of that torch is an error. The snippets under
 tools/snippets/ are checked too, each after the setup cell whose names it uses.
 
-    python -m tools.typecheck --python .venv/bin/python
-    python -m tools.typecheck --python ~/venvs/torch-2.15.0/bin/python notebooks/platforms
+    python -m tools.checks.typecheck --python .venv/bin/python
+    python -m tools.checks.typecheck --python ~/venvs/torch-2.15.0/bin/python notebooks/platforms
 
 mypy and nbQA run from this interpreter (the test environment); --python names the environment
 whose torch is checked (mypy's --python-executable), so no tool is installed there. Exit 0: no
@@ -220,7 +220,7 @@ def run(python: str, paths: Sequence[Path], cache_root: Path) -> tuple[int, list
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tools.typecheck",
+        prog="python -m tools.checks.typecheck",
         description="Type-check notebooks and snippets against the torch installed for --python.",
     )
     parser.add_argument("--python", required=True, help="the interpreter whose torch is checked, e.g. .venv/bin/python")

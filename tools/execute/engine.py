@@ -5,11 +5,11 @@ run serves every check of `make test`:
 
 - the cells: a cell that raises fails the run (a cell tagged `raises-exception` may raise), and so does a cell that
   prints a DeprecationWarning or FutureWarning unless it is tagged `demonstrates-warning` (the deprecation gate;
-  tools/runs.py); cells that print "Skipped on ..." and every printed warning are counted;
+  tools/records/runs.py); cells that print "Skipped on ..." and every printed warning are counted;
 - the exercises: at each solution cell the student stub and every wrong answer run first, each followed by the
-  check, with the notebook's names, random generators and warning registry put back afterwards (tools/exercises.py);
-  then the real solution and its check run as ordinary cells;
-- the run record (tools/runs.py has the schema) with seconds and the kernel's peak memory, and, where asked, the
+  check, with the notebook's names, random generators and warning registry put back afterwards
+  (tools/execute/exercises.py); then the real solution and its check run as ordinary cells;
+- the run record (tools/records/runs.py has the schema) with seconds and the kernel's peak memory, and, where asked, the
   executed notebook;
 - the book: a notebook that passed is stored in Jupyter Book's execution cache (`_build/.jupyter_cache`, the one
   `execute_notebooks: cache` in _config.yml reads), so the book build that follows shows exactly this run and
@@ -20,8 +20,8 @@ run serves every check of `make test`:
     python -m tools.execute --check-book-cache [DIR]
                  after a book build: every notebook page came from this executor's run (the build executed none)
 
-`make test` runs it through pytest (`-p tools.pytest_plugin --execute`, one test per notebook and one per exercise);
-with --jobs 2 two notebooks run at a time, the longest first, and a notebook that starts processes of its own
+`make test` runs it through pytest (`-p tools.execute.pytest_plugin --execute`, one test per notebook and one per
+exercise); with --jobs 2 two notebooks run at a time, the longest first, and a notebook that starts processes of its own
 (course.multi_process) runs alone.
 """
 
@@ -38,11 +38,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from tools import harness, runs
-from tools.book_cache import BOOK_CACHE, book_cache_problems, cache_executed
 from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook, relative_path, taught_release
-from tools.kernel import KernelStopped, MemoryWatch, NotebookKernel
+from tools.execute import harness
+from tools.execute.book_cache import BOOK_CACHE, book_cache_problems, cache_executed
+from tools.execute.kernel import KernelStopped, MemoryWatch, NotebookKernel
 from tools.lesson import ExerciseCells, budget_seconds, exercise_cells, runs_alone
+from tools.records import runs
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -54,7 +55,7 @@ class Options:
     exercises: bool = True
     wrong_answers: Path = harness.WRONG_ANSWERS
     only: set[str] | None = None  # prove only these exercise labels
-    stop_after_last_check: bool = False  # the authors' quick loop (python -m tools.exercises): no record, no cache
+    stop_after_last_check: bool = False  # the authors' quick loop (tools.execute.exercises): no record, no cache
     command: str = "python -m tools.execute"  # stored in the records
     records: Path | None = None  # write one run record per notebook here
     executed: Path | None = None  # write each executed notebook here

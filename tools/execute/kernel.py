@@ -1,4 +1,4 @@
-"""A notebook's kernel, as the course's executor (tools/execute.py) drives it, and the memory it takes.
+"""A notebook's kernel, as the course's executor (tools/execute/engine.py) drives it, and the memory it takes.
 
 NotebookKernel starts ipykernel in this interpreter through nbclient and runs the notebook's own cells in place
 and the exercise harness's code beside them. MemoryWatch samples the resident memory of this process and all its

@@ -1,7 +1,7 @@
 """Record the batched-eigh benchmark of the flagship notebook into results/.
 
-    python -m tools.record_eigh                 on the best device here (an accelerator if any)
-    python -m tools.record_eigh --device cpu    on the CPU even where there is an accelerator
+    python -m tools.records.record_eigh                 on the best device here (an accelerator if any)
+    python -m tools.records.record_eigh --device cpu    on the CPU even where there is an accelerator
 
 It runs the very cells the notebook runs: tools/snippets/setup.py and
 tools/snippets/eigh_benchmark.py are stamped into the notebook and executed here.
@@ -18,7 +18,7 @@ from typing import Any
 import torch
 
 from tools.course import RESULTS, SNIPPETS
-from tools.results import provenance, write_result
+from tools.records.results import provenance, write_result
 
 BENCHMARK = "eigh-batched"
 
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     sizes, batches = cells["eigh_benchmark_sizes"](device)
     rows = cells["benchmark_eigh"](device, cells["median_seconds"], sizes, batches)
-    command = "python -m tools.record_eigh " + shlex.join(argv if argv is not None else sys.argv[1:])
+    command = "python -m tools.records.record_eigh " + shlex.join(argv if argv is not None else sys.argv[1:])
     path = write_result(args.out, BENCHMARK, rows, provenance(device, command.strip()))
     print(f"wrote {path} ({len(rows)} measurements)")
     return 0

@@ -1,0 +1,1 @@
+"""What authors run while they write: stamping shared snippets into lessons, and the quizzes."""

@@ -29,9 +29,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from tools.course import ROOT, SNIPPETS
+
 CONFIG = ROOT / "mypy.ini"
-SNIPPETS = ROOT / "tools" / "snippets"
 DEFAULT_PATHS = (ROOT / "notebooks", SNIPPETS)
 DEFAULT_CACHE = ROOT / "_build" / ".mypy_cache"
 # The snippet every other snippet follows in a notebook: the names it defines are in scope.

@@ -3,7 +3,7 @@ translated edition, the right <html lang>, and search that finds Korean words wi
 
 Sphinx's own translation (its Locale transform, from the page's catalog) misses a few texts of this book; they are
 translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
-texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz.py, from locales/<language>/quizzes.po).
+texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz/, from locales/<language>/quizzes.po).
 
 tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are

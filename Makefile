@@ -28,7 +28,7 @@ STATIC_FIRST := $(if $(filter 1,$(MAKELEVEL)),static)
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky records record-runs status stamp record workshop \
+.PHONY: book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
 	student scan clean help
 
 help:
@@ -43,11 +43,11 @@ help:
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
 	@echo "make nbval   nbval over every lesson of _toc.yml on one release (RELEASE=R, default the taught one)"
 	@echo "make flaky   the matrix three times per release, notebooks that start processes 29 times (RELEASE=R: one)"
-	@echo "make records the matrix three times per release, then refresh the committed records in results/runs"
+	@echo "make status-records  the matrix three times per release, then refresh the status page's records in results/runs"
 	@echo "make record-runs  execute every notebook on this machine's accelerator and keep the outputs in results/"
 	@echo "make status  print where each notebook has run, from results/runs"
 	@echo "make stamp   copy tools/snippets/ into the notebooks' stamped cells"
-	@echo "make record  record the eigh benchmark on this machine into results/"
+	@echo "make record-eigh  record the eigh benchmark on this machine into results/"
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
@@ -129,7 +129,7 @@ typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
 
 # Every notebook executed once (tools/execute/engine.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
 # exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.
-# Run records go to $(RUNS)/torch-<release>/run-1 (tools/records/runs.py has the schema), and each passing notebook
+# Run records go to $(RUNS)/torch-<release>/run-1 (tools/schemas/run-record.schema.json), and each passing notebook
 # into the book's cache, from which the book is built without executing it again. Done again only when a notebook,
 # a wrong answer or a tool changed ($(RUN_DONE)); `make test` always runs it.
 notebooks: $(RUN_DONE)
@@ -159,14 +159,14 @@ flaky: $(VENV)/.test-deps
 nbval: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix nbval $(or $(RELEASE),$(TAUGHT))
 
-records: $(VENV)/.test-deps
-	$(PY) -m tools.execute.matrix records
+status-records: $(VENV)/.test-deps
+	$(PY) -m tools.execute.matrix status-records
 
 record-runs: $(VENV)/.test-deps
-	$(PY) -m tools.execute.matrix record
+	$(PY) -m tools.execute.matrix record-runs
 
 status: $(VENV)/.book-deps
-	$(PY) -m tools.records.runs status
+	$(PY) -m tools.records status
 
 browser: book $(VENV)/.test-deps
 	$(TIMED) browser -- $(PY) -m pytest tests/browser -q
@@ -174,7 +174,7 @@ browser: book $(VENV)/.test-deps
 stamp: $(VENV)/.book-deps
 	$(PY) -m tools.author.stamp
 
-record: $(VENV)/.book-deps
+record-eigh: $(VENV)/.book-deps
 	$(PY) -m tools.records.record_eigh
 
 quiz: $(VENV)/.book-deps

@@ -3,7 +3,7 @@ translated edition, the right <html lang>, and search that finds Korean words wi
 
 Sphinx's own translation (its Locale transform, from the page's catalog) misses a few texts of this book; they are
 translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
-texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz.py, from locales/<language>/quizzes.po).
+texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz/, from locales/<language>/quizzes.po).
 
 tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are
@@ -35,6 +35,7 @@ from sphinx_exercise.nodes import exercise_subtitle
 
 from tools import editions as catalogs
 from tools.author import quiz
+from tools.author.quiz import render
 from tools.course import ROOT
 
 CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py
@@ -265,10 +266,10 @@ def _translated_room_page(app: Sphinx, docname: str, source: list[str]) -> None:
     """The room page of the quizzes, its questions in the edition's language (the rest stays English here, for
     the page's own catalog)."""
     language = _edition_language(app)
-    if language is None or docname != Path(quiz.ROOM_PAGE).with_suffix("").as_posix():
+    if language is None or docname != Path(render.ROOM_PAGE).with_suffix("").as_posix():
         return
     labels = catalogs.quiz_labels(language, ROOT)
-    source[0] = quiz.room_page(ROOT, catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT), labels["answer"])
+    source[0] = render.room_page(ROOT, catalogs.translator(language, catalogs.QUIZ_PAGE, ROOT), labels["answer"])
 
 
 def _lesson_questions(app: Sphinx) -> dict[str, Any]:
@@ -298,11 +299,11 @@ def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
     questions = quiz.translated(asked[1], translate)
     english_live_form = quiz.runtime_labels(ROOT)["live form"]
     for cell in doctree.findall(nodes.container):
-        if f"tag_{quiz.DATA_TAG}" not in cell.get("classes", []):
+        if f"tag_{render.DATA_TAG}" not in cell.get("classes", []):
             continue
         for raw in cell.findall(nodes.raw):
             if 'class="course-quiz"' in raw.astext():
-                raw.parent.replace(raw, nodes.raw("", quiz.static_html(questions, labels, ROOT), format="html"))
+                raw.parent.replace(raw, nodes.raw("", render.static_html(questions, labels, ROOT), format="html"))
         for block in cell.findall(nodes.literal_block):
             if block.astext().strip() == english_live_form:
                 block.parent.replace(block, nodes.literal_block(labels["live form"], labels["live form"]))

@@ -1,6 +1,6 @@
 """Where each notebook has run: a line on every notebook page, and the status page's table.
 
-Both come from the committed run records in results/runs (tools/records/runs.py has the schema), read
+Both come from the committed run records in results/runs (tools/schemas/run-record.schema.json has their fields), read
 when the book is built, never written by hand:
 
 - every page under notebooks/ gets, under its title, one line naming the platforms and torch
@@ -30,7 +30,7 @@ from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
 
 from tools.course import PLATFORMS, toc_files
-from tools.records import runs
+from tools.records import runs, status
 
 STATUS_PAGE = "chapters/where-it-has-run"
 PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
@@ -49,8 +49,8 @@ def _records_fingerprint(root: Path) -> str:
     return digest.hexdigest()
 
 
-def _cells(root: Path) -> list[runs.Cell]:
-    return runs.status(runs.load_records(runs.runs_folder(root)), root)
+def _cells(root: Path) -> list[status.Cell]:
+    return status.cells(runs.load_records(runs.runs_folder(root)), root)
 
 
 def _recorded_pages(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -78,7 +78,7 @@ def _doc_link(target: str, text: str) -> addnodes.pending_xref:
     return ref
 
 
-def where_it_ran(notebook: str, cells: list[runs.Cell]) -> tuple[str, str]:
+def where_it_ran(notebook: str, cells: list[status.Cell]) -> tuple[str, str]:
     """The two halves of a notebook's line: where it has run, and where it has not yet."""
     mine = [cell for cell in cells if cell.notebook == notebook]
     ran = []
@@ -130,7 +130,7 @@ class RunStatusTable(Directive):
 
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
-        cells: list[runs.Cell] = env.run_status_cells
+        cells: list[status.Cell] = env.run_status_cells
         columns = sorted({(c.platform, c.release) for c in cells},
                          key=lambda pr: (PLATFORMS.index(pr[0]), [int(x) for x in pr[1].split(".")[:2]]))
         unseen = [p for p in PLATFORMS if p not in {c.platform for c in cells}]
@@ -156,11 +156,11 @@ class RunStatusTable(Directive):
         return [nodes.raw("", table, format="html")]
 
 
-def _cell_html(cell: runs.Cell | None) -> str:
+def _cell_html(cell: status.Cell | None) -> str:
     if cell is None:
         return f'<span class="run-none">{NOT_RUN}</span>'
     memory = f", {cell.peak_memory_bytes / 2**30:.1f} GB" if cell.peak_memory_bytes else ""
-    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {runs.verdict_text(cell, _)}"
+    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {status.verdict_text(cell, _)}"
     if cell.state == "stale":
         when = _("sources changed since {date}").format(date=cell.date)
     link = f'<a href="../{html.escape(cell.record.replace("results/", "", 1))}">{STATE_TEXT[cell.state]}</a>'
@@ -187,7 +187,7 @@ def _publish(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir)
-    data = runs.status_json(app.env.run_status_cells)  # type: ignore[attr-defined]
+    data = status.status_json(app.env.run_status_cells)  # type: ignore[attr-defined]
     (out / "run-status.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     folder = runs.runs_folder(Path(app.srcdir))
     if folder.is_dir():

@@ -18,6 +18,7 @@ from babel.messages.catalog import Catalog
 from tools import editions as ed
 from tools import workshop
 from tools.author import quiz
+from tools.author.quiz import render
 from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 
 sys.path.insert(0, str(ROOT / "_ext"))
@@ -147,7 +148,7 @@ def test_translated_notebook_is_the_english_with_translated_prose(language: str,
     translated, used = ed.translated_notebook(path, catalog)
     original = read_notebook(path)
     for mine, theirs in zip(translated["cells"], original["cells"], strict=True):
-        if quiz.DATA_TAG in cell_tags(theirs):
+        if render.DATA_TAG in cell_tags(theirs):
             assert "show_quiz(QUIZ, labels=QUIZ_LABELS)" in cell_source(mine)
         elif theirs["cell_type"] != "markdown":
             assert _without_alt(mine) == _without_alt(theirs)  # a figure's alt text is prose, and translated
@@ -183,18 +184,18 @@ def test_a_translated_notebook_passes_nbval(language: str, tmp_path: Path) -> No
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_translated_quiz_asks_the_catalogs_questions(language: str) -> None:
     """The quiz cell of a translated notebook reads back, through the runtime's own parser, as the lesson's
-    questions in the edition's words; the book shows the same (quiz.static_html)."""
+    questions in the edition's words; the book shows the same (render.static_html)."""
     docname = "notebooks/graphs/cond-in-graphs"
     _chapter, questions = quiz.lesson_questions()[docname]
     catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
     notebook, _used = ed.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
-    cell = next(c for c in notebook["cells"] if quiz.DATA_TAG in cell_tags(c))
+    cell = next(c for c in notebook["cells"] if render.DATA_TAG in cell_tags(c))
     namespace: dict[str, Any] = {"show_quiz": lambda text, labels: (text, labels)}
     exec(cell_source(cell).replace("answer_form = ", "shown = "), namespace)
     text, labels = namespace["shown"]
     translate = ed.translator(language, ed.QUIZ_PAGE)
     expected = quiz.translated(questions, translate)
-    assert [q["text"] for q in quiz.read_back(text)] == [q.text for q in expected]
+    assert [q["text"] for q in render.read_back(text)] == [q.text for q in expected]
     assert labels == ed.quiz_labels(language)
 
 
@@ -249,9 +250,9 @@ def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, l
     for ours, theirs in zip(translated, english, strict=True):
         cells, english_cells = read_notebook(ours)["cells"], read_notebook(theirs)["cells"]
         assert [c["cell_type"] for c in cells] == [c["cell_type"] for c in english_cells]
-        code = [cell_source(c) for c in cells if c["cell_type"] == "code" and quiz.DATA_TAG not in cell_tags(c)]
+        code = [cell_source(c) for c in cells if c["cell_type"] == "code" and render.DATA_TAG not in cell_tags(c)]
         assert code == [cell_source(c) for c in english_cells
-                        if c["cell_type"] == "code" and quiz.DATA_TAG not in cell_tags(c)]
+                        if c["cell_type"] == "code" and render.DATA_TAG not in cell_tags(c)]
         assert cell_source(cells[0]) != cell_source(english_cells[0]), f"{ours}: its title is not translated"
     links = workshop.student_links("notebooks/graphs/cond-in-graphs", ROOT, ed.EDITIONS_BRANCH,
                                    ed.student_branch_folder(language))

@@ -63,3 +63,15 @@ def test_a_failure_outside_the_timed_steps_fails_the_summary(tmp_path: Path) -> 
     assert step_times.run(tmp_path, "ok", [sys.executable, "-c", "pass"]) == 0
     (tmp_path / "make.failed").write_text("2\n")
     assert step_times.summary(tmp_path, None) == 1
+
+
+def test_each_recording_has_one_name() -> None:
+    """record-runs: the notebooks run here, kept with their records; status-records: the status page's records;
+    record-eigh: the eigh benchmark's result. The older names (record, records) are gone."""
+    assert "tools.execute.matrix record-runs" in "\n".join(_plan("record-runs"))
+    assert "tools.execute.matrix status-records" in "\n".join(_plan("status-records"))
+    assert "tools.records.record_eigh" in "\n".join(_plan("record-eigh"))
+    assert "tools.records status" in "\n".join(_plan("status"))
+    for gone in ("record", "records"):
+        done = subprocess.run(["make", "-n", gone], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode != 0, f"make {gone} should no longer exist"

@@ -17,7 +17,7 @@ import nbformat
 import pytest
 
 from tools.course import ROOT
-from tools.records import runs
+from tools.records import gate, runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -77,7 +77,7 @@ def test_the_gate_fails_a_deprecated_call(tmp_path: Path) -> None:
 
 
 def test_the_gate_lets_a_tagged_demonstration_through(tmp_path: Path) -> None:
-    _notebook(tmp_path, "demonstration", (DEPRECATED_CALL, [runs.DEMONSTRATES_WARNING]))
+    _notebook(tmp_path, "demonstration", (DEPRECATED_CALL, [gate.DEMONSTRATES_WARNING]))
     code, output, found = _run(tmp_path)
     record = found["notebooks/demo/demonstration.ipynb"]
     assert code == 0, output

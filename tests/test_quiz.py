@@ -11,6 +11,8 @@ import pytest
 import yaml
 
 from tools.author import quiz
+from tools.author.quiz import render
+from tools.author.quiz.__main__ import main as quiz_main
 from tools.course import ROOT, CourseError, cell_source, cell_tags, practice_chapters, read_notebook, write_notebook
 
 QUIZZES = quiz.quizzes()
@@ -24,18 +26,18 @@ def test_every_practice_chapter_has_one_quiz_of_three_to_eight_questions() -> No
 
 
 def test_every_notebook_carries_exactly_its_questions() -> None:
-    assert quiz.expected_notebooks() == {}, "run `python -m tools.author.quiz attach`"
+    assert render.expected_notebooks() == {}, "run `python -m tools.author.quiz attach`"
 
 
 def test_the_room_page_is_fresh() -> None:
-    assert not quiz.stale_room_page(), "run `python -m tools.author.quiz room`"
+    assert not render.stale_room_page(), "run `python -m tools.author.quiz room`"
 
 
 def _cell_sources(entry: str) -> str:
     """The runtime and the question cell of a lesson, as one source: what a kernel runs."""
     cells = read_notebook(ROOT / f"{entry}.ipynb")["cells"]
     runtime = [c for c in cells if f"stamp:{quiz.RUNTIME}" in cell_tags(c)]
-    data = [c for c in cells if quiz.DATA_TAG in cell_tags(c)]
+    data = [c for c in cells if render.DATA_TAG in cell_tags(c)]
     assert len(runtime) == len(data) == 1, entry
     return cell_source(runtime[0]) + "\n" + cell_source(data[0])
 
@@ -59,7 +61,7 @@ def test_the_cells_show_every_answer_in_a_toggle_and_the_form_gives_feedback(
     page = shown[0].data
     assert page.count("<details><summary>Answer</summary>") == len(questions)
     for number, question in enumerate(questions, 1):
-        correct = quiz.LETTERS[question.answer]
+        correct = render.LETTERS[question.answer]
         answer = page.split("<summary>Answer</summary>")[number].split("</details>")[0]
         assert answer.startswith(f"<p>({correct}) "), f"question {number}: the toggle shows another choice"
     assert "application/vnd.jupyter.widget-view+json" in shown[1]
@@ -89,7 +91,7 @@ def test_room_mode_shows_no_answer_until_revealed(monkeypatch: pytest.MonkeyPatc
     assert button.description == "Reveal the answers" and feedback.value == ""
     button.click()
     for number, question in enumerate(questions, 1):
-        assert f"{number}. ({quiz.LETTERS[question.answer]}) " in feedback.value
+        assert f"{number}. ({render.LETTERS[question.answer]}) " in feedback.value
 
 
 def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,7 +120,7 @@ def test_the_cells_run_in_a_kernel_with_no_repository_files(tmp_path: Path) -> N
 
 
 def test_the_room_page_holds_every_question_with_its_answer_closed() -> None:
-    page = quiz.room_page()
+    page = render.room_page()
     assert "<details open" not in page
     assert page.count("<details><summary>Answer</summary>") == sum(len(q.questions) for q in QUIZZES)
     for entry in ASKED:
@@ -156,7 +158,8 @@ def _write(book: Path, data: Any, name: str = "one") -> None:
 def test_a_valid_quiz_is_read(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     (found,) = quiz.quizzes(_book(tmp_path, good_notebook))
     assert (found.chapter, found.title) == ("one", "Chapter one")
-    assert found.questions[0] == quiz.Question("Question 0?", ("yes", "no"), 1, "Because.", "notebooks/one/first")
+    first = quiz.Question("Question 0?", ("yes", "no"), 1, "Because.", "notebooks/one/first")
+    assert found.questions[0] == first
     assert {lesson: len(questions) for lesson, questions in found.lessons().items()} == {
         "notebooks/one/first": 1, "notebooks/one/last": 2}
 
@@ -259,14 +262,14 @@ def test_text_that_would_read_back_wrongly_is_refused(tmp_path: Path, good_noteb
     _write(book, data)
     (found,) = quiz.quizzes(book)
     with pytest.raises(CourseError, match="would read back wrongly"):
-        quiz.data_source(found, found.questions, book)
+        render.data_source(found, found.questions, book)
 
 
 def test_attach_asks_each_question_in_its_lesson_once(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     book = _book(tmp_path, good_notebook)
     first, last = (book / "notebooks" / "one" / f"{name}.ipynb" for name in ("first", "last"))
     before = len(read_notebook(last)["cells"])
-    assert quiz.attach(book) == [first, last]
+    assert render.attach(book) == [first, last]
     cells = read_notebook(last)["cells"]
     assert len(cells) == before + 3
     heading, runtime, data = cells[-3:]
@@ -274,17 +277,17 @@ def test_attach_asks_each_question_in_its_lesson_once(tmp_path: Path, good_noteb
     assert cell_tags(runtime) == ["stamp:quiz", "remove-input"] and cell_tags(data) == ["quiz-data", "remove-input"]
     assert "1. Question 1?" in cell_source(data) and "2. Question 2?" in cell_source(data)
     assert "Question 1?" not in cell_source(read_notebook(first)["cells"][-1])
-    assert quiz.attach(book) == [], "a second attach changes nothing"
+    assert render.attach(book) == [], "a second attach changes nothing"
     data_file = yaml.safe_load(yaml.safe_dump(GOOD))
     data_file["questions"][0]["lesson"] = "last"
     _write(book, data_file)
-    assert quiz.attach(book) == [first, last]
+    assert render.attach(book) == [first, last]
     assert len(read_notebook(first)["cells"]) == before, "a lesson left without questions loses its quiz cells"
     assert "3. Question 2?" in cell_source(read_notebook(last)["cells"][-1])
 
 
 def test_list_names_chapter_questions_and_lesson(capsys: pytest.CaptureFixture[str]) -> None:
-    assert quiz.main(["list"]) == 0
+    assert quiz_main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(ASKED)
     assert lines[0].split() == ["batched-eigh", "5", "question(s)", "notebooks/batched-eigh/batched-eigh.ipynb"]

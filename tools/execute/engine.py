@@ -5,11 +5,11 @@ run serves every check of `make test`:
 
 - the cells: a cell that raises fails the run (a cell tagged `raises-exception` may raise), and so does a cell that
   prints a DeprecationWarning or FutureWarning unless it is tagged `demonstrates-warning` (the deprecation gate;
-  tools/records/runs.py); cells that print "Skipped on ..." and every printed warning are counted;
+  tools/records/gate.py); cells that print "Skipped on ..." and every printed warning are counted;
 - the exercises: at each solution cell the student stub and every wrong answer run first, each followed by the
   check, with the notebook's names, random generators and warning registry put back afterwards
   (tools/execute/exercises.py); then the real solution and its check run as ordinary cells;
-- the run record (tools/records/runs.py has the schema) with seconds and the kernel's peak memory, and, where asked, the
+- the run record (tools/schemas/run-record.schema.json) with seconds and the kernel's peak memory, and, where asked, the
   executed notebook;
 - the book: a notebook that passed is stored in Jupyter Book's execution cache (`_build/.jupyter_cache`, the one
   `execute_notebooks: cache` in _config.yml reads), so the book build that follows shows exactly this run and
@@ -43,7 +43,7 @@ from tools.execute import harness
 from tools.execute.book_cache import BOOK_CACHE, book_cache_problems, cache_executed
 from tools.execute.kernel import KernelStopped, MemoryWatch, NotebookKernel
 from tools.lesson import ExerciseCells, budget_seconds, exercise_cells, runs_alone
-from tools.records import runs
+from tools.records import gate, runs, status
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
@@ -137,7 +137,7 @@ async def execute_async(path: Path, options: Options, env: dict[str, Any] | None
     code = {index: n for n, index in enumerate(i for i, c in enumerate(notebook.cells) if c.cell_type == "code")}
     started = time.perf_counter()
     async with NotebookKernel(notebook, path.parent) as kernel:
-        await kernel.scratch(runs.SHOW_TORCH_DEPRECATIONS)
+        await kernel.scratch(gate.SHOW_TORCH_DEPRECATIONS)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type != "code":
                 continue
@@ -160,17 +160,17 @@ async def execute_async(path: Path, options: Options, env: dict[str, Any] | None
                     line = f"{line} (while the stub and wrong answers of {proving[index].label} ran)"
                 result.failure = Failure(code[index], index, line, text)
                 break
-            result.skipped_cells += runs.printed_skip(cell.outputs)
-            printed = runs.warnings_in(runs.stream_text(cell.outputs, "stderr"))
+            result.skipped_cells += gate.printed_skip(cell.outputs)
+            printed = gate.warnings_in(gate.stream_text(cell.outputs, "stderr"))
             result.warnings += [{"cell": code[index], "category": c, "message": m} for c, m in printed]
             if error is not None:
                 line = harness.failure_text((error.ename, error.evalue.strip()))
                 result.failure = Failure(code[index], index, line, ANSI.sub("", str(error)))
                 break
-            gate = runs.gate_message(result.name, code[index], printed, cell_tags(cell))
-            if gate:
-                gated = next(f"{c}: {m}" for c, m in printed if c in runs.GATED_WARNINGS)
-                result.failure = Failure(code[index], index, f"the deprecation gate: {gated}", gate)
+            stopped = gate.gate_message(result.name, code[index], printed, cell_tags(cell))
+            if stopped:
+                gated = next(f"{c}: {m}" for c, m in printed if c in gate.GATED_WARNINGS)
+                result.failure = Failure(code[index], index, f"the deprecation gate: {gated}", stopped)
                 break
         result.peak_bytes = kernel.peak_rss()
         result.cpu_seconds = kernel.cpu_seconds()
@@ -344,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     records = [r.record for r in results.values() if r.record is not None]
-    print("\n".join(runs.timing_report(records)))
+    print("\n".join(status.timing_report(records)))
     failed = len(paths) - sum(r.passed and all(e.ok for e in r.exercises) for r in results.values())
     print(f"{failed} failure(s) in {len(paths)} notebook(s), {time.perf_counter() - started:.1f} s, "
           f"{args.jobs} at a time, peak memory {memory.peak_bytes / 2**30:.2f} GiB")

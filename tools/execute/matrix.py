@@ -9,9 +9,9 @@ gate, and each exercise's check against the stub, the wrong answers and the solu
 at a time), and writes its run records under _build/runs/torch-<release>/run-<k>/.
 
     python -m tools.execute.matrix run [--releases R ...] [--repeat N] [--skip-fresh]
-    python -m tools.execute.matrix records      run every release 3 times, then refresh results/runs/
-    python -m tools.execute.matrix record       record a run on this machine's accelerator (make record-runs)
-    python -m tools.execute.matrix venv R       make (or reuse) the environment of release R; print its python
+    python -m tools.execute.matrix status-records  run every release 3 times, then refresh results/runs/
+    python -m tools.execute.matrix record-runs     record a run on this machine's accelerator
+    python -m tools.execute.matrix venv R          make (or reuse) the environment of release R; print its python
 
 `--skip-fresh` leaves out a release whose records from this checkout already cover every
 notebook's current sources (`make test` has just run the taught release). A notebook that both
@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import hashlib
-import json
 import math
 import os
 import re
@@ -175,7 +174,7 @@ def mark_flaky(release: str, attempts: int) -> list[str]:
     for path, record in loaded:
         record["verdict_runs"] = len(outcomes[record["notebook"]])
         record["flaky"] = record["notebook"] in flaky
-        path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        runs.save_record(path, record)
     return flaky
 
 
@@ -303,11 +302,12 @@ def main(argv: list[str] | None = None) -> int:
                             help="then run the notebooks that start processes again, N runs in all")
     run_parser.add_argument("--skip-fresh", action="store_true", help="skip releases this checkout just ran")
     run_parser.add_argument("--command-name", default="make matrix", help="stored in the records")
-    records_parser = commands.add_parser("records", help="run every release --repeat times, refresh results/runs")
-    records_parser.add_argument("--repeat", type=int, default=3)
-    record_parser = commands.add_parser("record", help="record executed notebooks on this accelerator")
-    record_parser.add_argument("--allow-cpu", action="store_true", help="record on a CPU (test fixtures only)")
-    record_parser.add_argument("--out", type=Path, default=RECORDED)
+    status_records = commands.add_parser("status-records",
+                                         help="run every release --repeat times, refresh results/runs")
+    status_records.add_argument("--repeat", type=int, default=3)
+    record_runs = commands.add_parser("record-runs", help="record executed notebooks on this accelerator")
+    record_runs.add_argument("--allow-cpu", action="store_true", help="record on a CPU (test fixtures only)")
+    record_runs.add_argument("--out", type=Path, default=RECORDED)
     nbval_parser = commands.add_parser("nbval", help="nbval over every lesson of _toc.yml on one release")
     nbval_parser.add_argument("release")
     venv_parser = commands.add_parser("venv", help="make or reuse a release's environment")
@@ -325,13 +325,13 @@ def main(argv: list[str] | None = None) -> int:
             if args.repeat < 1 or args.repeat_multi_process < 0:
                 raise CourseError("--repeat must be 1 or more, and --repeat-multi-process 0 or more")
             return run(selected, args.repeat, args.skip_fresh, args.command_name, args.repeat_multi_process)
-        if args.command == "records":
+        if args.command == "status-records":
             if args.repeat < 1:
                 raise CourseError("--repeat must be 1 or more")
-            code = run(matrix, args.repeat, False, "make records")
+            code = run(matrix, args.repeat, False, "make status-records")
             refresh_committed(matrix)
             return code
-        if args.command == "record":
+        if args.command == "record-runs":
             return record_accelerator_run(args.allow_cpu, args.out)
         if args.command == "nbval":
             if args.release not in matrix:

@@ -10,7 +10,7 @@ course.multi_process is true runs alone.
     --no-exercises            run the cells only (no stub, no wrong answers)
     --book-cache DIR          store each passing notebook in this Jupyter Book cache (_build/.jupyter_cache)
     --wrong-answers DIR       the wrong answers, <label>/wrong_*.py (default: tests/exercises/)
-    --run-records DIR         write one run record per notebook into DIR (tools/records/runs.py documents the schema)
+    --run-records DIR         write one run record per notebook into DIR (tools/schemas/run-record.schema.json)
     --run-command TEXT        what ran the notebooks, stored in each record (default: pytest)
     --save-executed DIR       also write each executed notebook, outputs included, under DIR
     --notebooks-summary FILE  write the run's size, seconds and peak memory here (make test's step summary)
@@ -36,7 +36,7 @@ import pytest
 from tools.course import read_notebook
 from tools.execute import engine, harness
 from tools.lesson import exercise_cells
-from tools.records import runs
+from tools.records import status
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -208,7 +208,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     torch_version = records[0]["environment"]["torch"]
     terminalreporter.section(f"notebook budgets on torch {torch_version}: seconds and peak memory, slowest first")
-    for line in runs.timing_report(records, Path(terminalreporter.config.rootpath)):
+    for line in status.timing_report(records, Path(terminalreporter.config.rootpath)):
         terminalreporter.write_line(line)
     folder = terminalreporter.config.getoption("run_records")
     if folder is not None:

@@ -3,6 +3,7 @@ exercise index, Colab runtimes from metadata, fresh pages, student notebooks."""
 
 from __future__ import annotations
 
+import ast
 import copy
 import dataclasses
 import itertools
@@ -13,6 +14,7 @@ from typing import Any
 
 import nbformat
 import pytest
+import yaml
 
 from tools import lesson
 from tools.checks import conventions, lesson_size
@@ -280,6 +282,26 @@ def test_the_platform_lesson_fits_the_rooms_hardware() -> None:
             assert set(found[entry].platforms) & hardware, f"{entry} does not run in the {room.key} room"
 
 
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda data: data.pop("rooms"), "'rooms' must be a non-empty list of mappings"),
+    (lambda data: data["rooms"][0].update(platforms=["tpu"]), "room 'nvidia': 'platforms' must name some of"),
+    (lambda data: data["rooms"][0].update(colab="yes"), "room 'nvidia': 'colab' must be true or false"),
+    (lambda data: data["rooms"][1].update(key="nvidia"), "two rooms share a key"),
+    (lambda data: data["objectives"][0].update(minutes=5), "objectives 'platform' has unknown fields ['minutes']"),
+    (lambda data: data["objectives"].pop(0), "needs one objective 'platform'"),
+    (lambda data: data["part_needs"][COND].update(platform="tpu"), f"part_needs of {COND} needs a 'platform'"),
+    (lambda data: data.update(covers={COND: ""}), "'covers' must map lesson entries to the text"),
+    (lambda data: data.update(part_needs=[COND]), "'part_needs' must map lesson entries"),
+])
+def test_the_rooms_tables_are_checked(tmp_path: Path, change: Any, message: str) -> None:
+    data = yaml.safe_load(rooms.TABLES.read_text(encoding="utf-8"))
+    change(data)
+    path = tmp_path / "rooms.yml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    with pytest.raises(CourseError, match=re.escape(f"{path}: ") + ".*" + re.escape(message)):
+        rooms.tables(path)
+
+
 def test_objectives_and_tracks_check_each_other() -> None:
     keys = [objective.key for objective in rooms.tables().objectives]
     assert len(keys) == len(set(keys)) and "platform" in keys
@@ -469,3 +491,14 @@ def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) 
     assert {path.name for path in written} == with_exercises
     with pytest.raises(CourseError, match="under notebooks/ only"):
         student.student_path("chapters/workshop")
+
+
+def test_the_workshop_stage_imports_nothing_above_it() -> None:
+    """tools/workshop/ sits below the engine and the editions (they import it, never the other way round)."""
+    above = ("tools.execute", "tools.editions", "_ext")
+    for path in sorted((ROOT / "tools" / "workshop").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        imported += [f"{node.module}.{alias.name}" for node in ast.walk(tree)
+                     if isinstance(node, ast.ImportFrom) and node.module for alias in node.names]
+        assert [name for name in imported if name.startswith(above)] == [], path.name

@@ -46,32 +46,32 @@ class Tables:
 def _text(item: dict[str, Any], key: str, where: str) -> str:
     value = item.get(key)
     if not isinstance(value, str) or not value:
-        raise CourseError(f"{TABLES}: {where} needs '{key}', a non-empty text")
+        raise CourseError(f"{where} needs '{key}', a non-empty text")
     return value
 
 
 def _entries(item: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
     value = item.get(key, [])
     if not isinstance(value, list) or not all(isinstance(entry, str) and entry for entry in value):
-        raise CourseError(f"{TABLES}: {where}: '{key}' must be a list of lesson entries")
+        raise CourseError(f"{where}: '{key}' must be a list of lesson entries")
     return tuple(value)
 
 
 def _flag(item: dict[str, Any], key: str, where: str, default: bool) -> bool:
     value = item.get(key, default)
     if not isinstance(value, bool):
-        raise CourseError(f"{TABLES}: {where}: '{key}' must be true or false")
+        raise CourseError(f"{where}: '{key}' must be true or false")
     return value
 
 
 def _items(data: dict[str, Any], key: str, known: set[str]) -> list[dict[str, Any]]:
     items = data.get(key)
     if not isinstance(items, list) or not items or not all(isinstance(item, dict) for item in items):
-        raise CourseError(f"{TABLES}: '{key}' must be a non-empty list of mappings")
+        raise CourseError(f"'{key}' must be a non-empty list of mappings")
     for item in items:
         unknown = sorted(set(item) - known)
         if unknown:
-            raise CourseError(f"{TABLES}: {key} {item.get('key')!r} has unknown fields {unknown}")
+            raise CourseError(f"{key} {item.get('key')!r} has unknown fields {unknown}")
     return items
 
 
@@ -79,7 +79,7 @@ def _room(item: dict[str, Any]) -> Room:
     where = f"room {item.get('key')!r}"
     platforms = frozenset(_entries(item, "platforms", where))
     if not platforms or not platforms <= set(PLATFORMS):
-        raise CourseError(f"{TABLES}: {where}: 'platforms' must name some of {list(PLATFORMS)}")
+        raise CourseError(f"{where}: 'platforms' must name some of {list(PLATFORMS)}")
     return Room(_text(item, "key", "a room"), _text(item, "title", where), _text(item, "audience", where), platforms,
                 _entries(item, "platform_lessons", where), _entries(item, "extras", where),
                 _flag(item, "colab", where, False), _flag(item, "breakout", where, False))
@@ -93,10 +93,13 @@ def _objective(item: dict[str, Any]) -> Objective:
 
 
 def _part_needs(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
+    listed = data.get("part_needs") or {}
+    if not isinstance(listed, dict):
+        raise CourseError("'part_needs' must map lesson entries to a platform and a note")
     found = {}
-    for entry, need in (data.get("part_needs") or {}).items():
+    for entry, need in listed.items():
         if not isinstance(need, dict) or need.get("platform") not in PLATFORMS:
-            raise CourseError(f"{TABLES}: part_needs of {entry} needs a 'platform', one of {list(PLATFORMS)}")
+            raise CourseError(f"part_needs of {entry} needs a 'platform', one of {list(PLATFORMS)}")
         found[entry] = (need["platform"], _text(need, "note", f"part_needs of {entry}"))
     return found
 
@@ -105,18 +108,25 @@ def _part_needs(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
 def tables(path: Path = TABLES) -> Tables:
     """The rooms, objectives, platform notes and covers of rooms.yml, checked (read once)."""
     data = read_yaml(path)
+    try:
+        return checked_tables(data)
+    except CourseError as error:
+        raise CourseError(f"{path}: {error}") from None
+
+
+def checked_tables(data: Any) -> Tables:
+    """The tables of rooms.yml's parsed YAML, or a CourseError that says what is wrong."""
     if not isinstance(data, dict):
-        raise CourseError(f"{path}: must be a mapping of preflight, rooms, objectives, part_needs and covers")
+        raise CourseError("must be a mapping of preflight, rooms, objectives, part_needs and covers")
     rooms = tuple(_room(item) for item in _items(data, "rooms", {f.name for f in dataclasses.fields(Room)}))
     objectives = tuple(_objective(item)
                        for item in _items(data, "objectives", {f.name for f in dataclasses.fields(Objective)}))
     if [o.key for o in objectives if o.key == "platform"] != ["platform"]:
-        raise CourseError(f"{path}: needs one objective 'platform' (each room's platform lessons teach it)")
+        raise CourseError("needs one objective 'platform' (each room's platform lessons teach it)")
     for kind, keys in (("room", [r.key for r in rooms]), ("objective", [o.key for o in objectives])):
         if len(set(keys)) != len(keys):
-            raise CourseError(f"{path}: two {kind}s share a key ({', '.join(keys)})")
+            raise CourseError(f"two {kind}s share a key ({', '.join(keys)})")
     covers = data.get("covers") or {}
     if not isinstance(covers, dict) or not all(isinstance(text, str) and text for text in covers.values()):
-        raise CourseError(f"{path}: 'covers' must map lesson entries to the text that covers them")
+        raise CourseError("'covers' must map lesson entries to the text that covers them")
     return Tables(_text(data, "preflight", "the top level"), rooms, objectives, _part_needs(data), covers)
-

@@ -1,7 +1,7 @@
 """Student copies in the published site: each lesson page links its copy, and the site carries the files.
 
 A student copy is the lesson with every solution cell replaced by a stub and every check kept
-(tools/workshop.py: student_version). This extension
+(tools/workshop/student.py: student_version). This extension
 
 - puts a line under each lesson's title (after the run-status line) with its student copy on Colab,
   on Binder and as a download; Colab and Binder open the copy from the repository's `student`
@@ -22,9 +22,10 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-from tools import editions, workshop
+from tools import editions
 from tools.course import read_notebook
 from tools.lesson import has_solutions
+from tools.workshop.student import STUDENT_FOLDER, student_links, write_student_notebooks
 
 _ = get_translation("course")  # translated in the editions (_ext/editions.py)
 
@@ -42,10 +43,10 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
         return
     language = app.config.language or "en"
     if language == "en":
-        links = workshop.student_links(docname, Path(app.srcdir))
+        links = student_links(docname, Path(app.srcdir))
     else:  # the edition's own student copies, in the editions branch (tools/editions.py writes them)
-        links = workshop.student_links(docname, Path(app.srcdir), editions.EDITIONS_BRANCH,
-                                       editions.student_branch_folder(language))
+        links = student_links(docname, Path(app.srcdir), editions.EDITIONS_BRANCH,
+                              editions.student_branch_folder(language))
     depth = "../" * docname.count("/")
     line = nodes.paragraph(classes=["student-copy-line"])
     line += nodes.strong(text=_("Student copy"))
@@ -67,7 +68,7 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
 def _write_copies(app: Sphinx, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    workshop.write_student_notebooks(Path(app.outdir) / workshop.STUDENT_FOLDER, Path(app.srcdir))
+    write_student_notebooks(Path(app.outdir) / STUDENT_FOLDER, Path(app.srcdir))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:

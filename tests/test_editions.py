@@ -16,10 +16,10 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from tools import editions as ed
-from tools import workshop
 from tools.author import quiz
 from tools.author.quiz import render
 from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.workshop import student
 
 sys.path.insert(0, str(ROOT / "_ext"))
 import editions as ext  # the Sphinx extension, from _ext/
@@ -244,7 +244,7 @@ def test_korean_search_splits_where_the_script_changes() -> None:
 def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, language: str) -> None:
     """The same student copies as the English ones (solutions removed, the same code), with translated prose, and
     the edition's pages link them in the editions branch."""
-    english = workshop.write_student_notebooks(tmp_path / "en")
+    english = student.write_student_notebooks(tmp_path / "en")
     translated = ed.write_student_notebooks(tmp_path / language, language)
     assert [p.relative_to(tmp_path / language) for p in translated] == [p.relative_to(tmp_path / "en") for p in english]
     for ours, theirs in zip(translated, english, strict=True):
@@ -254,7 +254,7 @@ def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, l
         assert code == [cell_source(c) for c in english_cells
                         if c["cell_type"] == "code" and render.DATA_TAG not in cell_tags(c)]
         assert cell_source(cells[0]) != cell_source(english_cells[0]), f"{ours}: its title is not translated"
-    links = workshop.student_links("notebooks/graphs/cond-in-graphs", ROOT, ed.EDITIONS_BRANCH,
+    links = student.student_links("notebooks/graphs/cond-in-graphs", ROOT, ed.EDITIONS_BRANCH,
                                    ed.student_branch_folder(language))
     assert links["colab"].endswith(f"/blob/editions/{language}/student/graphs/cond-in-graphs.ipynb")
     assert links["download"] == "student/graphs/cond-in-graphs.ipynb"

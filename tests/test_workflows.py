@@ -141,17 +141,17 @@ def test_main_deploys_what_make_book_builds() -> None:
 
 
 def test_main_pushes_the_built_student_copies_to_the_branch_colab_opens() -> None:
-    from tools import workshop
+    from tools.workshop.student import STUDENT_BRANCH, STUDENT_FOLDER, student_links
 
     workflow = _workflow("publish.yml")
     build, student = workflow["jobs"]["build"], workflow["jobs"]["student-branch"]
     keep = next(step["run"] for step in _steps(build) if "student-branch" in step.get("run", ""))
-    assert f"_build/html/{workshop.STUDENT_FOLDER}/." in keep and "binder" in keep, "the copies and Binder's files"
+    assert f"_build/html/{STUDENT_FOLDER}/." in keep and "binder" in keep, "the copies and Binder's files"
     assert student["needs"] == "build" and student["permissions"] == {"contents": "write"}
     push = next(step["run"] for step in _steps(student) if "git push" in step.get("run", ""))
-    assert f"git init -q -b {workshop.STUDENT_BRANCH}" in push and push.rstrip().endswith(workshop.STUDENT_BRANCH)
-    links = workshop.student_links("notebooks/batched-eigh/batched-eigh")
-    assert f"/blob/{workshop.STUDENT_BRANCH}/batched-eigh/batched-eigh.ipynb" in links["colab"]
+    assert f"git init -q -b {STUDENT_BRANCH}" in push and push.rstrip().endswith(STUDENT_BRANCH)
+    links = student_links("notebooks/batched-eigh/batched-eigh")
+    assert f"/blob/{STUDENT_BRANCH}/batched-eigh/batched-eigh.ipynb" in links["colab"]
 
 
 def test_weekly_checks_open_an_issue_when_they_fail() -> None:

@@ -10,8 +10,8 @@ from urllib.parse import urlparse
 
 import pytest
 
-from tools import workshop
 from tools.course import ROOT, cell_source, read_notebook, repository_url, toc_files
+from tools.workshop.rooms import tables
 
 PREFLIGHT = ROOT / "notebooks" / "workshop" / "preflight.ipynb"
 TROUBLESHOOTING = ROOT / "chapters" / "troubleshooting.md"
@@ -146,12 +146,12 @@ def test_before_the_day_every_page_says_run_the_preflight() -> None:
     others = {
         f"{page.relative_to(ROOT)}: {notebook}"
         for page in pages for named in before_the_day_notebooks(page.read_text())
-        for notebook in named if notebook != workshop.PREFLIGHT
+        for notebook in named if notebook != tables().preflight
     }
     assert others == set(), "a page asks for another notebook before the day than the pre-flight"
     for page in PAGES_THAT_SAY_IT:
         named = before_the_day_notebooks((ROOT / page).read_text())
-        assert [workshop.PREFLIGHT] in named, f"{page} does not tell participants to run the pre-flight before the day"
+        assert [tables().preflight] in named, f"{page} does not tell participants to run the pre-flight before the day"
 
 
 def test_a_page_that_names_another_notebook_before_the_day_is_caught() -> None:
@@ -159,7 +159,7 @@ def test_a_page_that_names_another_notebook_before_the_day_is_caught() -> None:
                       "{doc}`../notebooks/getting-started/know-your-accelerator` before the day: it reports")
     assert before_the_day_notebooks(old_how_to_use) == [["notebooks/getting-started/know-your-accelerator"]]
     assert before_the_day_notebooks("Run {doc}`the check <../notebooks/workshop/preflight>` a week ahead.") == [
-        [workshop.PREFLIGHT]]
+        [tables().preflight]]
 
 
 # ---- the GPU lab ----------------------------------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def test_the_instructor_pages_are_in_the_book() -> None:
 
 def test_the_dry_run_checklist_has_a_section_per_room() -> None:
     headings = re.findall(r"^## (.+)$", (ROOT / "instructors" / "dry-run.md").read_text(), re.MULTILINE)
-    assert [room.title for room in workshop.ROOMS if room.title not in headings] == []
+    assert [room.title for room in tables().rooms if room.title not in headings] == []
 
 
 # ---- one torch for the room -----------------------------------------------------------------------------------------

@@ -38,10 +38,10 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tools import workshop
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
 from tools.editions import editions
 from tools.lesson import STUB
+from tools.workshop.student import STUDENT_BRANCH, student_links
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).
 SITE = Path(os.environ.get("COURSE_SITE", ROOT / "_build" / "html"))
@@ -347,14 +347,14 @@ def test_notebook_page(browser: webdriver.Chrome, site_url: str, notebook: Path)
     colab = f"https://colab.research.google.com/github/{repo_path}/blob/main/{notebook.as_posix()}"
     assert colab in links, f"{page} has no Colab link to {notebook}"
     binder = [link for link in links if link.startswith("https://mybinder.org/v2/gh/")
-              and f"/{workshop.STUDENT_BRANCH}?" not in link]
+              and f"/{STUDENT_BRANCH}?" not in link]
     assert binder and all(repo_path in link and notebook.as_posix() in link for link in binder), (
         f"{page} has no Binder link to {notebook}: {binder}"
     )
 
     student = browser.find_elements(By.CSS_SELECTOR, "p.student-copy-line a")
     if solutions:  # a lesson with exercises links its student copy, and the site carries the file
-        expected = workshop.student_links(notebook.with_suffix("").as_posix())
+        expected = student_links(notebook.with_suffix("").as_posix())
         hrefs = [a.get_attribute("href") for a in student]
         assert hrefs[:2] == [expected["colab"], expected["binder"]], f"{page}: student copy links {hrefs}"
         assert hrefs[2] == f"{site_url}/{expected['download']}", f"{page}: the download points at {hrefs[2]}"

@@ -1,0 +1,106 @@
+"""The workshop kit: tracks by room and day, lesson timings, the exercise index, Colab runtimes, student notebooks.
+
+    python -m tools.workshop schedule              print every track (room x half/full day)
+    python -m tools.workshop pages                 write the generated parts of chapters/workshop.md and
+                                                   chapters/exercises.md
+    python -m tools.workshop pages --check         exit 1 when those pages are stale (run `make workshop`)
+    python -m tools.workshop timings RECORDS       print each lesson's teaching minutes by the timing rule, from
+                                                   run records (a JSON file or a folder of them)
+    python -m tools.workshop timings RECORDS --write [NOTEBOOK ...]
+                                                   also write them into the notebooks' metadata and headers
+    python -m tools.workshop colab [--check]       give notebooks that need an NVIDIA GPU Colab's GPU runtime
+                                                   metadata (and the others none); --check only reports
+    python -m tools.workshop student [OUT]         write student notebooks (solutions replaced by a stub) to OUT
+                                                   (default: _build/student/)
+
+Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
+rooms and objectives in tools/workshop/rooms.yml, so the tracks and the index follow the book as it changes.
+
+The timing rule is tools/checks/lesson_size.py's (TIMING there): prose at a speaking rate, code read aloud and code
+typed live counted apart, plus the cold-cache run time from the run records; `timings` applies it and `--write`
+records it. Exercise minutes are the sum of `course.exercises[*].minutes`.
+
+`python -m tools.execute.student_copies` runs each student copy as a learner does (the engine's job).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
+from tools.workshop.colab import colab_problems, colab_runtime
+from tools.workshop.pages import schedules_section, stale_pages, write_pages
+from tools.workshop.student import write_student_notebooks
+from tools.workshop.timing import print_timings, timings, write_timing
+
+
+def parser() -> argparse.ArgumentParser:
+    found = argparse.ArgumentParser(prog="python -m tools.workshop", description=__doc__,
+                                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = found.add_subparsers(dest="command", required=True)
+    commands.add_parser("schedule", help="print every track")
+    pages = commands.add_parser("pages", help="write chapters/workshop.md's schedules and chapters/exercises.md")
+    pages.add_argument("--check", action="store_true", help="exit 1 when the pages are stale, change nothing")
+    timing = commands.add_parser("timings", help="teaching minutes by the timing rule, from run records")
+    timing.add_argument("records", nargs="+", type=Path, help="run-record JSON files or folders of them")
+    timing.add_argument("--write", action="store_true", help="write the minutes into the notebooks")
+    timing.add_argument("--only", nargs="*", default=None, metavar="NOTEBOOK",
+                        help="with --write: only these notebooks (paths)")
+    colab = commands.add_parser("colab", help="set Colab's runtime metadata from course.platforms")
+    colab.add_argument("--check", action="store_true", help="exit 1 when a notebook's metadata is not set")
+    colab.add_argument("notebooks", nargs="*", type=Path, help="notebooks to set (default: all)")
+    student = commands.add_parser("student", help="write student notebooks")
+    student.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "student",
+                         help="folder for the student notebooks (default: _build/student/)")
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        if args.command == "schedule":
+            print(schedules_section())
+        elif args.command == "pages" and args.check:
+            stale = stale_pages()
+            for path in stale:
+                print(f"{path.relative_to(ROOT)} is stale: run `python -m tools.workshop pages`")
+            return 1 if stale else 0
+        elif args.command == "pages":
+            for path in write_pages():
+                print(f"wrote {path.relative_to(ROOT)}")
+        elif args.command == "timings":
+            found = timings(args.records)
+            print_timings(found)
+            if args.write:
+                only = {Path(p).resolve().with_suffix("") for p in args.only} if args.only is not None else None
+                for t in found:
+                    if only is not None and (ROOT / t.entry).resolve() not in only:
+                        continue
+                    if write_timing(ROOT, t):
+                        print(f"wrote {t.entry}.ipynb: {t.teaching} + {t.exercises} minutes")
+        elif args.command == "colab":
+            if args.check:
+                problems = colab_problems()
+                print("\n".join(problems) or "every notebook opens on the right Colab runtime")
+                return 1 if problems else 0
+            for path in args.notebooks or notebook_paths():
+                notebook = read_notebook(path)
+                updated = colab_runtime(notebook)
+                if updated != notebook:
+                    write_notebook(path, updated)
+                    print(f"set the Colab runtime of {path}")
+        else:
+            if args.out.exists() and not args.out.is_dir():
+                raise CourseError(f"{args.out}: exists and is not a folder")
+            written = write_student_notebooks(args.out)
+            print(f"wrote {len(written)} student notebook(s) under {args.out}")
+    except CourseError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

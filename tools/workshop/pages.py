@@ -1,0 +1,199 @@
+"""The generated Markdown: the tracks' tables, the objectives, the exercise index and the student-copy table, spliced
+between the GENERATED markers of chapters/workshop.md, and chapters/exercises.md written whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tools.author import quiz
+from tools.checks import lesson_size
+from tools.course import ROOT, CourseError, read_notebook
+from tools.lesson import has_solutions
+from tools.workshop.lessons import exercises, lesson_entries
+from tools.workshop.rooms import tables
+from tools.workshop.student import student_links
+from tools.workshop.tracks import COVER_MINUTES, START, Slot, Track, tracks
+
+BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
+END = "<!-- END GENERATED: {name} -->"
+
+
+def clock_time(minutes: int) -> str:
+    return f"{minutes // 60:02d}:{minutes % 60:02d}"
+
+
+def duration(minutes: int) -> str:
+    """'3 h 45 min' (never rounded, so the heading agrees with the clock times)."""
+    hours, rest = divmod(minutes, 60)
+    return f"{hours} h {rest:02d} min" if rest else f"{hours} h"
+
+
+def doc_link(entry: str) -> str:
+    return f"{{doc}}`../{entry}`"
+
+
+def slot_minutes(slot: Slot) -> str:
+    """'45 (25 + 15 + quiz 3 + setup 2)': teaching, exercises, then whatever else the slot holds."""
+    assert slot.lesson is not None
+    parts = [str(slot.lesson.teaching), str(slot.exercises)]
+    parts += [f"{what} {minutes}" for what, minutes in (("quiz", slot.quiz), ("setup", slot.setup),
+                                                         ("cover", COVER_MINUTES * len(slot.covers))) if minutes]
+    return f"{slot.minutes} ({' + '.join(parts)})"
+
+
+def track_table(track: Track) -> str:
+    rows = ["| time | session | minutes (teaching + exercises + extras) | objective |", "| --- | --- | --- | --- |"]
+    notes = []
+    part_needs, covers = tables().part_needs, tables().covers
+    for slot in track.slots:
+        if not slot.lesson:
+            rows.append(f"| {clock_time(slot.start)} | *{slot.what}* | {slot.minutes} | |")
+            continue
+        lesson = slot.lesson
+        mark = ""
+        if lesson.entry in part_needs and part_needs[lesson.entry][0] not in track.room.platforms:
+            mark = " (see note)"
+            notes.append(f"{doc_link(lesson.entry)}: {part_needs[lesson.entry][1]}.")
+        for entry in slot.covers:
+            mark = " (see note)"
+            notes.append(f"{doc_link(lesson.entry)} starts with five minutes on {doc_link(entry)}: {covers[entry]}.")
+        session = doc_link(lesson.entry)
+        if lesson.parallel:
+            session = "breakout: " + " / ".join(doc_link(part.entry) for part in lesson.parallel)
+            notes.append("In the breakout each group takes the platform lesson of its laptops (NVIDIA: CUDA; "
+                         "Apple silicon: MPS; AMD: ROCm; Intel GPUs: XPU; CPU-only and Colab: know your "
+                         "accelerator), led by a helper, while the instructor moves between groups; the slot is as "
+                         "long as the longest of them.")
+        if slot.kept:
+            session += " (keeps " + ", ".join(f"`{label}`" if "`" not in label and " " not in label else label
+                                               for label in slot.kept) + ")"
+        rows.append(f"| {clock_time(slot.start)} | {session}{mark} | {slot_minutes(slot)} | {slot.objective} |")
+    taught = sum(s.minutes for s in track.slots if s.lesson)
+    text = "\n".join(rows)
+    text += (f"\n\nFrom {clock_time(START)} to {clock_time(track.end)}: {duration(track.length)}, "
+             f"{taught} minutes of lessons.")
+    if track.day == "half":
+        text += (" A half day keeps each lesson's shortest exercise while the day allows (always the flagship's and "
+                 "the migration lessons'), and has no room for the graphs and distributed objectives; give the "
+                 "other exercises as homework.")
+    elif any(slot.kept for slot in track.slots):
+        text += " Where a lesson keeps fewer exercises than it has, the table names the ones it keeps."
+    if track.left_out:
+        text += " Not in this day (a second session): " + ", ".join(
+            f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
+    if notes:
+        text += "\n\nNote: " + " ".join(notes)
+    return text
+
+
+def objectives_section() -> str:
+    return "\n".join(f"- **{o.key}**: {o.text};" + ("" if o.half_day else " (full day only)")
+                     for o in tables().objectives)
+
+
+def schedules_section(root: Path = ROOT) -> str:
+    parts = []
+    for track in tracks(root):
+        title = "Half day" if track.day == "half" else "Full day"
+        parts.append(f"### {track.room.title}: {title.lower()} ({duration(track.length)})\n\n"
+                     f"For {track.room.audience}.\n\n{track_table(track)}")
+    return "\n\n".join(parts)
+
+
+# ---- the exercise index ---------------------------------------------------------------------------------------------
+
+
+def quiz_rows(root: Path) -> list[str]:
+    """One row per lesson that asks self-check questions (tools/author/quiz.py)."""
+    if not (root / quiz.QUIZZES).is_dir():
+        return []
+    return [f"| {chapter_quiz.title} | {doc_link(entry)} | {len(questions)} |"
+            for entry, (chapter_quiz, questions) in quiz.lesson_questions(root).items()]
+
+
+def exercises_page(root: Path = ROOT) -> str:
+    found = exercises(root)
+    rows = [f"| {e.title.replace('|', '&#124;')} | {doc_link(e.entry)} | {e.level or '–'} | {e.minutes} | "
+            f"`{e.label}` |" for e in found]
+    total = sum(e.minutes for e in found)
+    quizzes = quiz_rows(root)
+    if not quizzes:
+        quiz_part = ["No lesson asks self-check questions yet."]
+    else:
+        quiz_part = ["Each chapter has self-check questions, multiple choice, each asked at the end of the lesson that "
+                     "teaches it: the answers sit in toggles in the book, and a form checks them in a live notebook. "
+                     "For a room, {doc}`../instructors/quiz-room` shows them without answers.", "",
+                     "| chapter | lesson | questions |", "| --- | --- | --- |", *quizzes]
+    return "\n".join([
+        "# Exercises",
+        "",
+        "<!-- Generated by `python -m tools.workshop pages` from the notebooks; do not edit by hand. -->",
+        "",
+        "Every lesson has exercises. The solution sits in a hidden cell under each task, and the cell after it",
+        "checks any answer, so each solution is proven whenever the book is built. For a workshop, hand out the",
+        "student notebooks, whose solution cells are empty (see {doc}`workshop`).",
+        "",
+        f"{len(found)} exercises, {total} minutes in all, in the order of the book. The level is easy, medium or",
+        "hard; the label names the exercise in the tests (`tests/exercises/<label>/`).",
+        "",
+        "| exercise | notebook | level | minutes | label |",
+        "| --- | --- | --- | --- | --- |",
+        *rows,
+        "",
+        "## Self-check quizzes",
+        "",
+        *quiz_part,
+        "",
+    ])
+
+
+def student_section(root: Path = ROOT) -> str:
+    """The workshop page's table of student copies: every lesson with exercises, opened on Colab or Binder."""
+    rows = ["| lesson | student copy |", "| --- | --- |"]
+    for entry in lesson_entries(root):
+        if not has_solutions(read_notebook(root / f"{entry}.ipynb")):
+            continue
+        links = student_links(entry, root)
+        rows.append(f"| {doc_link(entry)} | [Colab]({links['colab']}) · [Binder]({links['binder']}) · "
+                    f'<a href="../{links["download"]}" download>download</a> |')
+    return "\n".join(rows)
+
+
+def replace_section(text: str, name: str, body: str, path: Path) -> str:
+    begin, end = BEGIN.format(name=name), END.format(name=name)
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise CourseError(f"{path}: needs one '{begin}' line and, after it, one '{end}' line")
+    head, rest = text.split(begin)
+    _, tail = rest.split(end)
+    return f"{head}{begin}\n{body}\n{end}{tail}"
+
+
+def expected_pages(root: Path = ROOT) -> dict[Path, str]:
+    """Each generated page's path and the text it should hold."""
+    guide = root / "chapters" / "workshop.md"
+    if not guide.is_file():
+        raise CourseError(f"{guide}: missing (it holds the instructor guide and the generated schedules)")
+    text = guide.read_text(encoding="utf-8")
+    if BEGIN.format(name="objectives") in text:
+        text = replace_section(text, "objectives", objectives_section(), guide)
+    text = replace_section(text, "schedules", schedules_section(root), guide)
+    if BEGIN.format(name="timing-rule") in text:
+        text = replace_section(text, "timing-rule", f"**The rule**: {lesson_size.TIMING}.", guide)
+    if BEGIN.format(name="student-copies") in text:
+        text = replace_section(text, "student-copies", student_section(root), guide)
+    return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
+
+
+def stale_pages(root: Path = ROOT) -> list[Path]:
+    return [path for path, text in expected_pages(root).items()
+            if not path.is_file() or path.read_text(encoding="utf-8") != text]
+
+
+def write_pages(root: Path = ROOT) -> list[Path]:
+    """Write the generated pages; return those that changed."""
+    changed = stale_pages(root)
+    for path, text in expected_pages(root).items():
+        if path in changed:
+            path.write_text(text, encoding="utf-8")
+    return changed
+

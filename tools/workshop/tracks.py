@@ -1,0 +1,205 @@
+"""The tracks: for each room and day (half or full), the slots of its lessons, breaks, lunch, welcome and wrap-up,
+planned to teach every objective within the day, and what is wrong with a track."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from tools.course import ROOT, CourseError
+from tools.workshop.lessons import QUIZ_MINUTES, Lesson, lessons
+from tools.workshop.rooms import Room, tables
+
+HALF_DAY = 240  # minutes at most: a half day is up to 4 hours, breaks included
+FULL_DAY = 420  # minutes at most: a full day is up to 7 hours, lunch and breaks included
+LONGEST_BLOCK = 90  # minutes of lessons before a break
+BREAK, LUNCH = 15, 45
+LUNCH_AFTER = 150  # minutes into a full day before lunch may start
+WELCOME = 10  # the opening: welcome, and the pre-flight tables participants ran at home
+WRAP_UP = 10
+COLAB_SETUP = 2  # per lesson in a room that uses Colab: the notebook's install cell and a runtime restart
+COVER_MINUTES = 5  # a prerequisite lesson the track does not teach, summarised at the start of the lesson
+START = 9 * 60  # 09:00
+
+
+@dataclasses.dataclass(frozen=True)
+class Slot:
+    start: int  # minutes after midnight
+    minutes: int
+    what: str
+    lesson: Lesson | None = None
+    exercises: int = 0  # exercise minutes taken in this slot (a half day keeps fewer)
+    objective: str = ""
+    kept: tuple[str, ...] = ()  # labels of the exercises kept, where the slot keeps fewer than the lesson has
+    quiz: int = 0  # minutes of the lesson's self-check questions
+    setup: int = 0  # minutes of Colab's install cell and restart
+    covers: tuple[str, ...] = ()  # prerequisite lessons summarised at the start (covers in rooms.yml)
+
+
+@dataclasses.dataclass(frozen=True)
+class Track:
+    room: Room
+    day: str  # "half" or "full"
+    slots: tuple[Slot, ...]
+    left_out: tuple[Lesson, ...]  # extras that did not fit
+
+    @property
+    def end(self) -> int:
+        return self.slots[-1].start + self.slots[-1].minutes
+
+    @property
+    def length(self) -> int:
+        return self.end - START
+
+    @property
+    def limit(self) -> int:
+        return HALF_DAY if self.day == "half" else FULL_DAY
+
+
+def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
+    """(objective key, lesson entry) in teaching order: the lessons every track of this room and day must hold."""
+    found = []
+    for objective in tables().objectives:
+        if day == "half" and not objective.half_day:
+            continue
+        entries = room.platform_lessons if objective.key == "platform" else objective.lessons
+        if day == "full":
+            entries = objective.full_day_only + entries
+        found += [(objective.key, entry) for entry in entries]
+    return found
+
+
+def breakout(parts: tuple[Lesson, ...]) -> Lesson:
+    """One slot in which each group of laptops takes its own platform lesson: as long as the longest of them."""
+    shortest, every = max(p.short_exercise for p in parts), max(p.exercises for p in parts)
+    listed = (("each group's shortest", shortest), ("each group's others", every - shortest))
+    return Lesson("+".join(part.entry for part in parts), "Platform breakout", max(p.teaching for p in parts),
+                  every, tuple(sorted({x for p in parts for x in p.platforms})), shortest,
+                  listed if every > shortest else listed[:1],
+                  tuple(sorted({x for p in parts for x in p.prerequisites})), max(p.questions for p in parts), parts)
+
+
+def sessions_of(room: Room, day: str, found: dict[str, Lesson]) -> list[tuple[str, Lesson]]:
+    """(objective, lesson) in teaching order, a breakout room's platform lessons joined into one."""
+    ordered = [(objective, found[entry]) for objective, entry in track_lessons(room, day)]
+    if not room.breakout:
+        return ordered
+    parts = tuple(lesson for objective, lesson in ordered if objective == "platform")
+    rest = [(objective, lesson) for objective, lesson in ordered if objective != "platform"]
+    return [("platform", breakout(parts)), *rest] if parts else rest
+
+
+def taught_entries(lesson: Lesson) -> tuple[str, ...]:
+    return tuple(part.entry for part in lesson.parallel) or (lesson.entry,)
+
+
+def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None = None) -> tuple[Slot, ...]:
+    """Slots for (objective, lesson, number of exercises kept, shortest first) in order: welcome, a break at least
+    every LONGEST_BLOCK minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up. Each
+    lesson's slot also holds its quiz, Colab's setup in a Colab room, and a cover of each prerequisite not taught
+    before it."""
+    slots = [Slot(START, WELCOME, "Welcome; the pre-flight tables participants ran at home")]
+    clock, since_break, had_lunch = START + WELCOME, WELCOME, False
+    taught: set[str] = set()
+    for objective, lesson, count in sessions:
+        kept = lesson.kept(count)
+        exercise_minutes = sum(minutes for _, minutes in kept)
+        labels = tuple(label for label, _ in kept) if count < lesson.exercise_count else ()
+        covers = tuple(entry for entry in lesson.prerequisites if entry not in taught and entry in tables().covers)
+        quiz = lesson.questions * QUIZ_MINUTES
+        setup = COLAB_SETUP if room is not None and room.colab else 0
+        minutes = lesson.teaching + exercise_minutes + quiz + setup + COVER_MINUTES * len(covers)
+        if since_break and since_break + minutes > LONGEST_BLOCK:
+            lunch = length >= FULL_DAY and not had_lunch and clock - START >= LUNCH_AFTER
+            pause, name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
+            slots.append(Slot(clock, pause, name))
+            clock, since_break, had_lunch = clock + pause, 0, had_lunch or lunch
+        slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective, labels, quiz, setup,
+                          covers))
+        clock, since_break = clock + minutes, since_break + minutes
+        taught.update(taught_entries(lesson))
+    if length >= FULL_DAY and not had_lunch:
+        raise CourseError("a full day's lessons end before lunch could start: add lessons or shorten the day")
+    slots.append(Slot(clock, WRAP_UP, "Wrap-up: questions, what to try next, the feedback form"))
+    return tuple(slots)
+
+
+def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
+    """The track of one room and day: every objective's lessons, then the room's extras that still fit (full day).
+    A full day takes every exercise of a lesson; a half day its shortest one while the day allows (always for the
+    objectives marked half_day_exercise)."""
+    missing = [entry for _, entry in track_lessons(room, day) if entry not in found]
+    missing += [entry for entry in room.extras if day == "full" and entry not in found]
+    if missing:
+        raise CourseError(f"the {room.key} track needs {', '.join(missing)}, which the book does not have")
+    ordered = sessions_of(room, day, found)
+    limit = HALF_DAY if day == "half" else FULL_DAY
+    kept = {o.key for o in tables().objectives if o.half_day_exercise}
+
+    def fits(slots: tuple[Slot, ...]) -> bool:
+        return slots[-1].start + slots[-1].minutes - START <= limit
+
+    if day == "half":  # from no exercise up: each lesson's shortest while the day allows, the kept ones always
+        sessions = [(o, lesson, 0) for o, lesson in ordered]
+        slots = plan(sessions, limit, room)
+        for index in sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in kept):
+            objective, lesson, _ = sessions[index]
+            trial = [*sessions]
+            trial[index] = (objective, lesson, 1)
+            trial_slots = plan(trial, limit, room)
+            if fits(trial_slots) or objective in kept:
+                sessions, slots = trial, trial_slots
+    else:  # from every exercise down: the last lesson that has two or more drops its longest, until the day fits
+        sessions = [(o, lesson, lesson.exercise_count) for o, lesson in ordered]
+        slots = plan(sessions, limit, room)
+        while not fits(slots):
+            longer = [i for i, (_, _, count) in enumerate(sessions) if count > 1]
+            if not longer:
+                break
+            objective, lesson, count = sessions[longer[-1]]
+            sessions[longer[-1]] = (objective, lesson, count - 1)
+            slots = plan(sessions, limit, room)
+    left_out = []
+    for entry in room.extras if day == "full" else ():
+        extra = found[entry]
+        trial = [*sessions, ("extra", extra, extra.exercise_count)]
+        trial_slots = plan(trial, limit, room)
+        if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit:
+            sessions, slots = trial, trial_slots
+        else:
+            left_out.append(extra)
+    return Track(room, day, slots, tuple(left_out))
+
+
+def tracks(root: Path = ROOT) -> list[Track]:
+    found = {lesson.entry: lesson for lesson in lessons(root)}
+    return [build_track(room, day, found) for room in tables().rooms for day in ("half", "full")]
+
+
+def track_problems(track: Track) -> list[str]:
+    """What is wrong with a track: an objective not taught, a lesson the room cannot run, a prerequisite neither
+    taught before nor covered, a quiz that is not counted, a day too long."""
+    name = f"{track.room.key} {track.day} day"
+    problems = []
+    taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
+    for objective, entry in track_lessons(track.room, track.day):
+        if entry not in taught:
+            problems.append(f"{name}: the objective {objective!r} needs {entry}, which is not scheduled")
+    before: set[str] = set()
+    for slot in track.slots:
+        if not slot.lesson:
+            continue
+        if not slot.lesson.parallel and not (set(slot.lesson.platforms) & track.room.platforms):
+            problems.append(f"{name}: {slot.lesson.entry} targets {list(slot.lesson.platforms)}, none of which "
+                            f"this room runs ({sorted(track.room.platforms)})")
+        for entry in slot.lesson.prerequisites:
+            if entry not in before and entry not in slot.covers:
+                problems.append(f"{name}: {slot.lesson.entry} needs {entry}, which is neither taught before it nor "
+                                "covered (covers in tools/workshop/rooms.yml)")
+        if slot.quiz != slot.lesson.questions * QUIZ_MINUTES:
+            problems.append(f"{name}: the quiz of {slot.lesson.entry} is not counted in its slot")
+        before.update(taught_entries(slot.lesson))
+    if track.length > track.limit:
+        problems.append(f"{name}: {track.length} minutes, more than the {track.limit} of a {track.day} day")
+    return problems
+

@@ -5,7 +5,7 @@ Sphinx's own translation (its Locale transform, from the page's catalog) misses 
 translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
 texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz.py, from locales/<language>/quizzes.po).
 
-tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
+tools/editions/build.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are
 still untranslated (shown in English). The editions themselves are listed once, as `course_editions`.
 """
@@ -33,11 +33,11 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
-from tools import editions as catalogs
 from tools.author import quiz
 from tools.course import ROOT
+from tools.editions import catalogs
 
-CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py
+CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions/build.py
 _ = get_translation(CATALOG)
 
 ENGLISH = {"language": "en", "name": "English", "html_lang": "en"}
@@ -204,7 +204,7 @@ class LateMessagesTranslated(SphinxTransform):
     """Two kinds of a page's messages arrive after Sphinx's Locale transform (20) has translated the page:
     sphinx-external-toc's captions from _toc.yml ("Getting started", ...; its transform's priority is 100) and the
     alt texts myst-nb gives figures from their cells' metadata. Translate both here, from the page's own catalog
-    (tools/editions.py extracts the alt texts into it)."""
+    (tools/editions/extract.py extracts the alt texts into it)."""
 
     default_priority = 101
 

@@ -9,7 +9,7 @@ A student copy is the lesson with every solution cell replaced by a stub and eve
 - writes the student copies into the built site under student/<chapter>/<notebook>.ipynb when the
   HTML build finishes, so the download links work and the workflow can publish the same files.
 
-A translated edition links its own copies, in the editions branch under <language>/student/; tools/editions.py
+A translated edition links its own copies, in the editions branch under <language>/student/; tools/editions/
 writes them, translated, over the English ones this extension leaves in the edition's site.
 """
 
@@ -22,8 +22,9 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-from tools import editions, workshop
+from tools import workshop
 from tools.course import read_notebook
+from tools.editions import notebooks as editions
 from tools.lesson import has_solutions
 
 _ = get_translation("course")  # translated in the editions (_ext/editions.py)

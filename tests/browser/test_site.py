@@ -40,7 +40,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tools import workshop
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
-from tools.editions import editions
+from tools.editions.catalogs import editions
 from tools.lesson import STUB
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).

@@ -93,6 +93,8 @@ class _LatinWords(set[str]):
         self.update(words)
 
 
+# Local patch, written for Sphinx 7.4.7: upstream in sphinx-doc/sphinx#12995 ("Convert latin_terms to a set",
+# released in Sphinx 8.1, which jupyter-book 1.x does not allow yet). Drop it with Sphinx 8.1 or later.
 class SearchChinese(SphinxSearchChinese):
     """Sphinx 7's Chinese search, with the Latin words it has seen in a set: Sphinx keeps them in a list shared by
     every page and searches it once per word it stems, which took 62 of the Chinese edition's 71 seconds."""
@@ -158,6 +160,8 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["body"] = switcher(app, pagename) + revision_note(app, pagename) + context["body"]
 
 
+# Local patch of MyST-Parser's parser, written for myst-parser 3.0.1 (Sphinx 7.4.7): upstream in
+# executablebooks/MyST-Parser#884 (also #445 and #801), a footnote reference in a translated message.
 def _footnotes_resolve_in_translations() -> None:
     """Sphinx parses each translated message alone, so a footnote reference `[^label]` in it has no definition and
     MyST leaves it as text; Sphinx then rejects the message ("inconsistent footnote references"). Give such a
@@ -308,6 +312,8 @@ def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
                 block.parent.replace(block, nodes.literal_block(labels["live form"], labels["live form"]))
 
 
+# Local fix of Sphinx's Locale transform, written for Sphinx 7.4.7 (docutils 0.21): no upstream issue found as of
+# 2026-12-02 (the nearest, sphinx-doc/sphinx#12705, is the environment pickle's size, another cause).
 def _translated_nodes_in_their_page(app: Sphinx, doctree: nodes.document) -> None:
     """Sphinx parses each translated message as a document of its own, and the nodes it moves into the page still
     name that document, whose settings hold the whole build environment: pickled with the page, every doctree of an

@@ -1,6 +1,14 @@
 """The English messages of every page, the extensions and the quizzes, and their merge into every edition's
 catalogs (`update`): new messages arrive empty, changed ones fuzzy with their previous English, gone ones are
-dropped."""
+dropped.
+
+The pages' messages come from Sphinx's gettext builder; the merge is Babel's `Catalog.update`, the call
+sphinx-intl makes. sphinx-intl 2.4.0 itself (`sphinx-intl update -p <pots> -w 0 --no-obsolete`, tried on
+2026-12-02) is not used: on the same .pot files it dropped the figures' alt texts from 16 catalogs (8 a language:
+they come from the notebooks' cell metadata, not from the gettext builder) and stamped a new POT-Creation-Date into
+each catalog it changed, and the extensions' and quizzes' catalogs, the untranslatable messages filled in and the
+catalogs of removed pages would still need the code below. Nor was it faster: its merge took 2.5 s, this one 0.8 s.
+"""
 
 from __future__ import annotations
 

@@ -69,9 +69,9 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT,
     used: set[str] = set()
     for cell in notebook["cells"]:
         if asked and language and quiz.DATA_TAG in cell_tags(cell):
-            chapter, questions = asked
+            chapter, lesson_quiz = asked
             english = catalogs.translator(language, catalogs.QUIZ_PAGE, root)
-            cell["source"] = quiz.data_source(chapter, quiz.translated(questions, english), root,
+            cell["source"] = quiz.data_source(chapter, quiz.translated(lesson_quiz, english), root,
                                               labels=catalogs.quiz_labels(language, root))
             cell["outputs"] = []
             continue

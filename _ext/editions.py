@@ -5,7 +5,7 @@ Sphinx's own translation (its Locale transform, from the page's catalog) misses 
 translated here: exercise titles (sphinx-exercise), the _toc.yml's captions (sphinx-external-toc), figures' alt
 texts and hidden cells' buttons (myst-nb), and the quizzes (tools/author/quiz/, from locales/<language>/quizzes.po).
 
-tools/editions.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
+tools/editions/build.py builds each edition (Sphinx's `language` and the catalogs under locales/) and passes
 `course_edition_pages`: for each page, the English revision it translates and how many of its messages are
 still untranslated (shown in English). The editions themselves are listed once, as `course_editions`.
 """
@@ -33,12 +33,12 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.i18n import docname_to_domain
 from sphinx_exercise.nodes import exercise_subtitle
 
-from tools import editions as catalogs
 from tools.author import quiz
 from tools.author.quiz import render
 from tools.course import ROOT
+from tools.editions import catalogs
 
-CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions.py
+CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions/build.py
 _ = get_translation(CATALOG)
 
 ENGLISH = {"language": "en", "name": "English", "html_lang": "en"}
@@ -94,6 +94,8 @@ class _LatinWords(set[str]):
         self.update(words)
 
 
+# Local patch, written for Sphinx 7.4.7: upstream in sphinx-doc/sphinx#12995 ("Convert latin_terms to a set",
+# released in Sphinx 8.1, which jupyter-book 1.x does not allow yet). Drop it with Sphinx 8.1 or later.
 class SearchChinese(SphinxSearchChinese):
     """Sphinx 7's Chinese search, with the Latin words it has seen in a set: Sphinx keeps them in a list shared by
     every page and searches it once per word it stems, which took 62 of the Chinese edition's 71 seconds."""
@@ -159,6 +161,8 @@ def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[s
     context["body"] = switcher(app, pagename) + revision_note(app, pagename) + context["body"]
 
 
+# Local patch of MyST-Parser's parser, written for myst-parser 3.0.1 (Sphinx 7.4.7): upstream in
+# executablebooks/MyST-Parser#884 (also #445 and #801), a footnote reference in a translated message.
 def _footnotes_resolve_in_translations() -> None:
     """Sphinx parses each translated message alone, so a footnote reference `[^label]` in it has no definition and
     MyST leaves it as text; Sphinx then rejects the message ("inconsistent footnote references"). Give such a
@@ -205,7 +209,7 @@ class LateMessagesTranslated(SphinxTransform):
     """Two kinds of a page's messages arrive after Sphinx's Locale transform (20) has translated the page:
     sphinx-external-toc's captions from _toc.yml ("Getting started", ...; its transform's priority is 100) and the
     alt texts myst-nb gives figures from their cells' metadata. Translate both here, from the page's own catalog
-    (tools/editions.py extracts the alt texts into it)."""
+    (tools/editions/extract.py extracts the alt texts into it)."""
 
     default_priority = 101
 
@@ -309,6 +313,8 @@ def _translated_quiz_output(app: Sphinx, doctree: nodes.document) -> None:
                 block.parent.replace(block, nodes.literal_block(labels["live form"], labels["live form"]))
 
 
+# Local fix of Sphinx's Locale transform, written for Sphinx 7.4.7 (docutils 0.21): no upstream issue found as of
+# 2026-12-02 (the nearest, sphinx-doc/sphinx#12705, is the environment pickle's size, another cause).
 def _translated_nodes_in_their_page(app: Sphinx, doctree: nodes.document) -> None:
     """Sphinx parses each translated message as a document of its own, and the nodes it moves into the page still
     name that document, whose settings hold the whole build environment: pickled with the page, every doctree of an

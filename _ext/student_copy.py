@@ -9,7 +9,7 @@ A student copy is the lesson with every solution cell replaced by a stub and eve
 - writes the student copies into the built site under student/<chapter>/<notebook>.ipynb when the
   HTML build finishes, so the download links work and the workflow can publish the same files.
 
-A translated edition links its own copies, in the editions branch under <language>/student/; tools/editions.py
+A translated edition links its own copies, in the editions branch under <language>/student/; tools/editions/
 writes them, translated, over the English ones this extension leaves in the edition's site.
 """
 
@@ -22,8 +22,8 @@ from docutils import nodes
 from sphinx.application import Sphinx
 from sphinx.locale import get_translation
 
-from tools import editions
 from tools.course import read_notebook
+from tools.editions import notebooks as editions
 from tools.lesson import has_solutions
 from tools.workshop.student import STUDENT_FOLDER, student_links, write_student_notebooks
 
@@ -44,7 +44,7 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
     language = app.config.language or "en"
     if language == "en":
         links = student_links(docname, Path(app.srcdir))
-    else:  # the edition's own student copies, in the editions branch (tools/editions.py writes them)
+    else:  # the edition's own student copies, in the editions branch (tools/editions/notebooks.py writes them)
         links = student_links(docname, Path(app.srcdir), editions.EDITIONS_BRANCH,
                               editions.student_branch_folder(language))
     depth = "../" * docname.count("/")

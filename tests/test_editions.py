@@ -1,4 +1,4 @@
-"""The editions' gate (tools/editions.py): it fails on a missing, fuzzy, broken or stale translation, the translated
+"""The editions' gate (tools/editions/): it fails on a missing, fuzzy, broken or stale translation, the translated
 notebooks carry exactly the catalogs' prose and the English code and outputs, and the switcher and the Korean
 search stemmer do what _ext/editions.py says."""
 
@@ -15,10 +15,11 @@ from typing import Any
 import pytest
 from babel.messages.catalog import Catalog
 
-from tools import editions as ed
 from tools.author import quiz
 from tools.author.quiz import render
-from tools.course import ROOT, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.editions import build, catalogs, extract, gate, notebooks
+from tools.editions.__main__ import main as editions_command
 from tools.workshop import student
 
 sys.path.insert(0, str(ROOT / "_ext"))
@@ -26,8 +27,8 @@ import editions as ext  # the Sphinx extension, from _ext/
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
-LANGUAGES = [e.language for e in ed.editions()]
-EXTRACT = ed.all_templates  # before any test replaces it
+LANGUAGES = [e.language for e in catalogs.editions()]
+EXTRACT = extract.all_templates  # before any test replaces it
 
 
 @functools.cache
@@ -45,14 +46,14 @@ def _catalog(pairs: dict[str, str], fuzzy: tuple[str, ...] = ()) -> Catalog:
 
 def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any) -> list[str]:
     """The gate on the home page, with each catalog read through `alter` (the files are left as they are)."""
-    read = ed.read_catalog
+    read = catalogs.read_catalog
 
     def altered(path: Path, language: str) -> Catalog:
         return alter(read(path, language))
 
-    monkeypatch.setattr(ed, "read_catalog", altered)
-    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {"index": english()["index"]})
-    return ed.check(pages=["index"])
+    monkeypatch.setattr(catalogs, "read_catalog", altered)
+    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": english()["index"]})
+    return gate.check(pages=["index"])
 
 
 def test_the_committed_catalogs_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -85,8 +86,8 @@ def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyP
     for message in english()["index"]:
         if message.id:
             changed.add(str(message.id).replace("Features", "Feature lessons"))
-    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {"index": changed})
-    problems = ed.check(pages=["index"])
+    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": changed})
+    problems = gate.check(pages=["index"])
     assert len(problems) == len(LANGUAGES) and all("Feature lessons" in p for p in problems), problems
 
 
@@ -98,7 +99,7 @@ def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyP
 ])
 def test_markup_must_survive_translation(translation: str, problem: str | None) -> None:
     catalog = _catalog({"Use `torch.cond`.": translation})
-    problems = ed.message_problems("Use `torch.cond`.", catalog, {})
+    problems = gate.message_problems("Use `torch.cond`.", catalog, {})
     if problem is None:
         assert problems == []
     else:
@@ -109,8 +110,8 @@ def test_a_link_target_must_not_change() -> None:
     msgid = "See [the blog](https://pytorch.org/blog/)."
     ok = _catalog({msgid: "[블로그](https://pytorch.org/blog/)를 보십시오."})
     moved = _catalog({msgid: "[블로그](https://pytorch.kr/blog/)를 보십시오."})
-    assert ed.message_problems(msgid, ok, {}) == []
-    assert any("link target" in p for p in ed.message_problems(msgid, moved, {}))
+    assert gate.message_problems(msgid, ok, {}) == []
+    assert any("link target" in p for p in gate.message_problems(msgid, moved, {}))
 
 
 def test_code_that_opens_with_a_brace_is_code_not_a_role() -> None:
@@ -118,22 +119,22 @@ def test_code_that_opens_with_a_brace_is_code_not_a_role() -> None:
     msgid = 'Stored as `{"str": "encode"}` in 2.12 and 2.13, as `{"name": "encode"}` in 2.15.'
     translation = '2.12와 2.13에서는 `{"str": "encode"}`로, 2.15에서는 `{"name": "encode"}`로 저장됩니다.'
     catalog = _catalog({msgid: translation})
-    assert ed.message_problems(msgid, catalog, {}) == []
+    assert gate.message_problems(msgid, catalog, {}) == []
 
 
 def test_glossary_terms_are_translated_one_way() -> None:
     terms = {"graph capture": "그래프 캡처", "tensor": "텐서"}
     msgid = "Graph capture records tensors."
-    assert ed.glossary_problems(msgid, "그래프 캡처는 텐서를 기록합니다.", terms) == []
-    problems = ed.glossary_problems(msgid, "그래프 포착은 텐서를 기록합니다.", terms)
+    assert gate.glossary_problems(msgid, "그래프 캡처는 텐서를 기록합니다.", terms) == []
+    problems = gate.glossary_problems(msgid, "그래프 포착은 텐서를 기록합니다.", terms)
     assert problems == ["the glossary translates 'graph capture' as '그래프 캡처', which this translation lacks"]
     # Code, HTML attributes and quoted English are not prose: the term there needs no translation.
-    assert ed.glossary_problems('Run `tensor.py`; it prints "tensor ok".', "`tensor.py`를 실행합니다.", terms) == []
+    assert gate.glossary_problems('Run `tensor.py`; it prints "tensor ok".', "`tensor.py`를 실행합니다.", terms) == []
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_glossary_has_the_course_terms(language: str) -> None:
-    terms = ed.glossary(language)
+    terms = catalogs.glossary(language)
     for term in ("tensor", "graph capture", "conditional node", "microscaling", "collective", "fused kernel"):
         assert terms.get(term), f"locales/{language}/glossary.yml has no translation of {term!r}"
 
@@ -144,8 +145,8 @@ def test_translated_notebook_is_the_english_with_translated_prose(language: str,
     """Code cells and outputs untouched (so nbval passes as on the English), and every translation that differs
     from its English is found in the notebook's markdown and used."""
     docname = path.relative_to(ROOT).with_suffix("").as_posix()
-    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
-    translated, used = ed.translated_notebook(path, catalog)
+    catalog = catalogs.read_catalog(catalogs.catalog_dir(language) / f"{docname}.po", language)
+    translated, used = notebooks.translated_notebook(path, catalog)
     original = read_notebook(path)
     for mine, theirs in zip(translated["cells"], original["cells"], strict=True):
         if render.DATA_TAG in cell_tags(theirs):
@@ -172,8 +173,8 @@ def test_a_translated_notebook_passes_nbval(language: str, tmp_path: Path) -> No
     """One translated notebook (among the quickest, with a quiz) run as a reader runs it, alone in a folder; the
     weekly workflow runs them all."""
     docname = "notebooks/graphs/accelerator-graph"
-    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
-    notebook, _used = ed.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
+    catalog = catalogs.read_catalog(catalogs.catalog_dir(language) / f"{docname}.po", language)
+    notebook, _used = notebooks.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
     path = tmp_path / "accelerator-graph.ipynb"
     write_notebook(path, notebook)
     run = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--nbval-lax", "-q", path.name],
@@ -187,21 +188,21 @@ def test_a_translated_quiz_asks_the_catalogs_questions(language: str) -> None:
     questions in the edition's words; the book shows the same (render.static_html)."""
     docname = "notebooks/graphs/cond-in-graphs"
     _chapter, questions = quiz.lesson_questions()[docname]
-    catalog = ed.read_catalog(ed.catalog_dir(language) / f"{docname}.po", language)
-    notebook, _used = ed.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
+    catalog = catalogs.read_catalog(catalogs.catalog_dir(language) / f"{docname}.po", language)
+    notebook, _used = notebooks.translated_notebook(ROOT / f"{docname}.ipynb", catalog)
     cell = next(c for c in notebook["cells"] if render.DATA_TAG in cell_tags(c))
     namespace: dict[str, Any] = {"show_quiz": lambda text, labels: (text, labels)}
     exec(cell_source(cell).replace("answer_form = ", "shown = "), namespace)
     text, labels = namespace["shown"]
-    translate = ed.translator(language, ed.QUIZ_PAGE)
+    translate = catalogs.translator(language, catalogs.QUIZ_PAGE)
     expected = quiz.translated(questions, translate)
     assert [q["text"] for q in render.read_back(text)] == [q.text for q in expected]
-    assert labels == ed.quiz_labels(language)
+    assert labels == catalogs.quiz_labels(language)
 
 
 def test_translate_markdown_replaces_whole_blocks_only() -> None:
     text = "## Summary\n\n- the graph\n  replays;\n- Summary of it\n\n| a | Summary |\n|---|---|\n"
-    out, found = ed.translate_markdown(text, {"Summary": "요약", "the graph replays;": "그래프가 재생됩니다;"})
+    out, found = notebooks.translate_markdown(text, {"Summary": "요약", "the graph replays;": "그래프가 재생됩니다;"})
     assert out == "## 요약\n\n- 그래프가 재생됩니다;\n- Summary of it\n\n| a | 요약 |\n|---|---|\n"
     assert found == {"Summary", "the graph replays;"}
 
@@ -213,7 +214,7 @@ class _App:
 
 def ed_config() -> list[dict[str, str]]:
     return [{"language": e.language, "name": e.name, "html_lang": e.html_lang, "search": e.search}
-            for e in ed.editions()]
+            for e in catalogs.editions()]
 
 
 @pytest.mark.parametrize("language,target,href", [
@@ -245,7 +246,7 @@ def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, l
     """The same student copies as the English ones (solutions removed, the same code), with translated prose, and
     the edition's pages link them in the editions branch."""
     english = student.write_student_notebooks(tmp_path / "en")
-    translated = ed.write_student_notebooks(tmp_path / language, language)
+    translated = notebooks.write_student_notebooks(tmp_path / language, language)
     assert [p.relative_to(tmp_path / language) for p in translated] == [p.relative_to(tmp_path / "en") for p in english]
     for ours, theirs in zip(translated, english, strict=True):
         cells, english_cells = read_notebook(ours)["cells"], read_notebook(theirs)["cells"]
@@ -254,8 +255,8 @@ def test_an_editions_student_copies_are_its_translated_lessons(tmp_path: Path, l
         assert code == [cell_source(c) for c in english_cells
                         if c["cell_type"] == "code" and render.DATA_TAG not in cell_tags(c)]
         assert cell_source(cells[0]) != cell_source(english_cells[0]), f"{ours}: its title is not translated"
-    links = student.student_links("notebooks/graphs/cond-in-graphs", ROOT, ed.EDITIONS_BRANCH,
-                                   ed.student_branch_folder(language))
+    links = student.student_links("notebooks/graphs/cond-in-graphs", ROOT, notebooks.EDITIONS_BRANCH,
+                                   notebooks.student_branch_folder(language))
     assert links["colab"].endswith(f"/blob/editions/{language}/student/graphs/cond-in-graphs.ipynb")
     assert links["download"] == "student/graphs/cond-in-graphs.ipynb"
 
@@ -275,10 +276,10 @@ def test_every_hidden_cell_button_has_words_in_the_editions() -> None:
 def test_figure_alt_texts_are_extracted_and_translated() -> None:
     """An alt text from a figure cell's metadata is a message of its page, and the translated notebook carries it."""
     path = ROOT / "notebooks" / "graphs" / "launch-overhead.ipynb"
-    alts = ed.figure_alts(read_notebook(path))
+    alts = extract.figure_alts(read_notebook(path))
     assert len(alts) == 1 and alts[0].startswith("Log-log plot")
-    catalog = ed.read_catalog(ed.catalog_path("zh_CN", "notebooks/graphs/launch-overhead"), "zh_CN")
-    notebook, used = ed.translated_notebook(path, catalog)
+    catalog = catalogs.read_catalog(catalogs.catalog_path("zh_CN", "notebooks/graphs/launch-overhead"), "zh_CN")
+    notebook, used = notebooks.translated_notebook(path, catalog)
     assert alts[0] in used
     translated = [cell["metadata"]["mystnb"]["image"]["alt"] for cell in notebook["cells"]
                   if "image" in cell.get("metadata", {}).get("mystnb", {})]
@@ -294,7 +295,7 @@ def test_figure_alt_texts_are_extracted_and_translated() -> None:
 )
 def test_build_refuses_bad_arguments_with_a_message(arguments: list[str], message: str,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    assert ed.main(["build", *arguments]) == 2
+    assert editions_command(["build", *arguments]) == 2
     assert capsys.readouterr().err.strip() == f"error: {message}"
 
 
@@ -309,14 +310,14 @@ def test_side_by_side_builds_report_the_edition_that_failed(monkeypatch: pytest.
         def wait(self) -> int:
             return 1 if self.language == "ko" else 0
 
-    monkeypatch.setattr(ed.subprocess, "Popen", Process)
-    with pytest.raises(ed.CourseError, match="no English book yet"):
-        ed.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
+    monkeypatch.setattr(build.subprocess, "Popen", Process)
+    with pytest.raises(CourseError, match="no English book yet"):
+        build.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
     assert started == []
     (tmp_path / "_build" / "html").mkdir(parents=True)
     (tmp_path / "_build" / "html" / "index.html").write_text("")
-    with pytest.raises(ed.CourseError, match="the build of ko failed"):
-        ed.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
+    with pytest.raises(CourseError, match="the build of ko failed"):
+        build.build_side_by_side(["zh_CN", "ko"], jobs=2, root=tmp_path)
     assert [command[-1] for command in started] == ["zh_CN", "ko"]
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from tools import editions as ed
 from tools.course import ROOT
+from tools.editions import catalogs, extract, gate, markup
 
 LANGUAGE = "ko"
-CATALOGS = sorted((ROOT / ed.LOCALES / LANGUAGE).glob("**/*.po"))
+CATALOGS = sorted((ROOT / catalogs.LOCALES / LANGUAGE).glob("**/*.po"))
 
 # term -> a word that translated it before the glossary had it (put back, the gate must name the term)
 DRIFT = {
@@ -62,19 +62,19 @@ RETIRED = {
 def _messages() -> list[tuple[Path, str, str]]:
     found = []
     for path in CATALOGS:
-        for message in ed.read_catalog(path, LANGUAGE):
+        for message in catalogs.read_catalog(path, LANGUAGE):
             if message.id and message.string and not message.fuzzy:
                 found.append((path, str(message.id), str(message.string)))
     return found
 
 
 def _uses(term: str, english: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", ed._prose(english), re.IGNORECASE) is not None
+    return re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", markup.prose(english), re.IGNORECASE) is not None
 
 
 def _drifted_message(term: str, drift: str) -> tuple[Path, str, str]:
     """A committed Korean message whose English uses the term, with the glossary's word replaced by the old one."""
-    translation = ed.glossary(LANGUAGE)[term]
+    translation = catalogs.glossary(LANGUAGE)[term]
     for path, msgid, msgstr in _messages():
         if _uses(term, msgid) and translation.lower() in msgstr.lower():
             return path, msgid, re.sub(re.escape(translation), drift, msgstr, flags=re.IGNORECASE)
@@ -82,7 +82,7 @@ def _drifted_message(term: str, drift: str) -> tuple[Path, str, str]:
 
 
 def test_the_glossary_names_every_drifting_term() -> None:
-    terms = ed.glossary(LANGUAGE)
+    terms = catalogs.glossary(LANGUAGE)
     assert set(DRIFT) <= set(terms), sorted(set(DRIFT) - set(terms))
 
 
@@ -91,19 +91,19 @@ def test_a_reintroduced_drift_word_fails_the_gate(term: str) -> None:
     path, msgid, drifted = _drifted_message(term, DRIFT[term])
     catalog = Catalog(locale=LANGUAGE)
     catalog.add(msgid, drifted)
-    problems = ed.message_problems(msgid, catalog, ed.glossary(LANGUAGE))
+    problems = gate.message_problems(msgid, catalog, catalogs.glossary(LANGUAGE))
     assert any(f"the glossary translates {term!r}" in p for p in problems), (path, problems)
 
 
 def test_the_whole_gate_fails_on_a_reintroduced_drift_word(monkeypatch: pytest.MonkeyPatch) -> None:
     """`python -m tools.editions check`, end to end on one page, with 강좌 turned back into 코스 in its catalog."""
     page = "chapters/where-it-has-run"
-    path = ed.catalog_path(LANGUAGE, page)
+    path = catalogs.catalog_path(LANGUAGE, page)
     english = Catalog()
-    for message in ed.read_catalog(path, LANGUAGE):
+    for message in catalogs.read_catalog(path, LANGUAGE):
         if message.id:
             english.add(message.id)
-    read = ed.read_catalog
+    read = catalogs.read_catalog
 
     def drifted(where: Path, language: str) -> Catalog:
         catalog = read(where, language)
@@ -113,10 +113,10 @@ def test_the_whole_gate_fails_on_a_reintroduced_drift_word(monkeypatch: pytest.M
                     message.string = str(message.string).replace("강좌", "코스")
         return catalog
 
-    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {page: english})
-    assert [p for p in ed.check(pages=[page]) if f"locales/{LANGUAGE}/" in p] == []
-    monkeypatch.setattr(ed, "read_catalog", drifted)
-    problems = [p for p in ed.check(pages=[page]) if f"locales/{LANGUAGE}/" in p]
+    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {page: english})
+    assert [p for p in gate.check(pages=[page]) if f"locales/{LANGUAGE}/" in p] == []
+    monkeypatch.setattr(catalogs, "read_catalog", drifted)
+    problems = [p for p in gate.check(pages=[page]) if f"locales/{LANGUAGE}/" in p]
     assert problems and all("the glossary translates 'course' as '강좌'" in p for p in problems), problems
 
 
@@ -124,5 +124,5 @@ def test_the_whole_gate_fails_on_a_reintroduced_drift_word(monkeypatch: pytest.M
 def test_a_retired_word_stays_out_of_korean_prose(retired: str) -> None:
     pattern = re.compile(retired, re.MULTILINE)
     found = [f"{path.relative_to(ROOT)}: {msgstr[:80]}" for path, _msgid, msgstr in _messages()
-             if pattern.search(ed._prose(msgstr) if not retired.startswith("^") else msgstr)]
+             if pattern.search(markup.prose(msgstr) if not retired.startswith("^") else msgstr)]
     assert not found, f"{RETIRED[retired]}: " + "; ".join(found[:5])

@@ -1,5 +1,5 @@
 """The Chinese edition's glossary holds its terms (issue 38, items 19 and 20): a word that once drifted, put back
-into a translation, fails the editions' gate (tools/editions.py), and 课程 stays the word for the course, not for
+into a translation, fails the editions' gate (tools/editions/gate.py), and 课程 stays the word for the course, not for
 a lesson, which the gate cannot see (it asks that a term's translation be present, not that another be absent)."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from babel.messages.catalog import Catalog
 
-from tools import editions as ed
 from tools.course import ROOT
+from tools.editions import catalogs, extract, gate, markup
 
 LANGUAGE = "zh_CN"
-TERMS = ed.glossary(LANGUAGE)
+TERMS = catalogs.glossary(LANGUAGE)
 # Each term that drifted, its word now, and the word it drifted to: putting that word back must fail the gate.
 DRIFTED = [
     ("clamp", "钳制", "截断"),
@@ -34,13 +34,13 @@ DRIFTED = [
 
 def _catalogs() -> dict[Path, Catalog]:
     """Every committed catalog of the edition, the pages', the extensions' and the quizzes'."""
-    folder = ROOT / ed.LOCALES / LANGUAGE
-    return {path: ed.read_catalog(path, LANGUAGE) for path in sorted(folder.rglob("*.po"))}
+    folder = ROOT / catalogs.LOCALES / LANGUAGE
+    return {path: catalogs.read_catalog(path, LANGUAGE) for path in sorted(folder.rglob("*.po"))}
 
 
 def _uses(msgid: str, term: str) -> bool:
     """Whether the English uses a term where the gate looks for it (its prose, a plural too)."""
-    return re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", ed._prose(msgid), re.IGNORECASE) is not None
+    return re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", markup.prose(msgid), re.IGNORECASE) is not None
 
 
 def _messages_using(term: str) -> list[tuple[Path, Catalog, str]]:
@@ -49,8 +49,8 @@ def _messages_using(term: str) -> list[tuple[Path, Catalog, str]]:
 
 
 def _only_chinese(monkeypatch: pytest.MonkeyPatch) -> None:
-    chinese = [ed.edition(LANGUAGE)]
-    monkeypatch.setattr(ed, "editions", lambda root=ROOT: chinese)
+    chinese = [catalogs.edition(LANGUAGE)]
+    monkeypatch.setattr(catalogs, "editions", lambda root=ROOT: chinese)
 
 
 def test_every_drifted_term_is_in_the_glossary() -> None:
@@ -62,10 +62,11 @@ def test_the_quizzes_pass_the_gate_and_fail_it_with_clamp_as_截断(monkeypatch:
     """The whole gate on the quizzes' English as it is now: the committed catalog passes; with 钳制 put back to
     截断 it fails, once, on the question about the 2.12.0 cast, naming the term."""
     _only_chinese(monkeypatch)
-    monkeypatch.setattr(ed, "all_templates", lambda out, root=ROOT: {ed.QUIZ_PAGE: ed.quiz_template(root)})
-    assert ed.check(pages=[ed.QUIZ_PAGE]) == []
+    quizzes_only = {catalogs.QUIZ_PAGE: extract.quiz_template(ROOT)}
+    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: quizzes_only)
+    assert gate.check(pages=[catalogs.QUIZ_PAGE]) == []
 
-    read = ed.read_catalog
+    read = catalogs.read_catalog
 
     def reintroduced(path: Path, language: str) -> Catalog:
         catalog = read(path, language)
@@ -74,8 +75,8 @@ def test_the_quizzes_pass_the_gate_and_fail_it_with_clamp_as_截断(monkeypatch:
                 message.string = message.string.replace("钳制", "截断")
         return catalog
 
-    monkeypatch.setattr(ed, "read_catalog", reintroduced)
-    problems = ed.check(pages=[ed.QUIZ_PAGE])
+    monkeypatch.setattr(catalogs, "read_catalog", reintroduced)
+    problems = gate.check(pages=[catalogs.QUIZ_PAGE])
     assert len(problems) == 1, problems
     assert "the glossary translates 'clamp' as '钳制'" in problems[0], problems
     assert "clamps to ±448" in problems[0], problems
@@ -89,21 +90,21 @@ def test_a_reintroduced_word_fails_the_gate_on_every_message(term: str, word: st
     assert found, f"no Chinese message uses {term!r}: the test would prove nothing"
     problem = f"the glossary translates {term!r} as {word!r}, which this translation lacks"
     for path, catalog, msgid in found:
-        assert problem not in ed.message_problems(msgid, catalog, TERMS), (path, msgid)
+        assert problem not in gate.message_problems(msgid, catalog, TERMS), (path, msgid)
         drifted = Catalog(locale=LANGUAGE)
         translation = str(catalog[msgid].string)
         drifted.add(msgid, translation.replace(word, old))
-        assert problem in ed.message_problems(msgid, drifted, TERMS), (path, msgid, translation)
+        assert problem in gate.message_problems(msgid, drifted, TERMS), (path, msgid, translation)
 
 
 def test_clamp_as_截断_in_a_lesson_fails_the_gate() -> None:
     """The issue's own case: mx-from-first-principles, where the reference clamps before it casts."""
-    path = ed.catalog_dir(LANGUAGE) / "notebooks/mx-quantization/mx-from-first-principles.po"
-    catalog = ed.read_catalog(path, LANGUAGE)
+    path = catalogs.catalog_dir(LANGUAGE) / "notebooks/mx-quantization/mx-from-first-principles.po"
+    catalog = catalogs.read_catalog(path, LANGUAGE)
     msgid = next(str(m.id) for m in catalog if m.id and "The reference clamps first" in str(m.id))
-    assert ed.message_problems(msgid, catalog, TERMS) == []
+    assert gate.message_problems(msgid, catalog, TERMS) == []
     catalog[msgid].string = str(catalog[msgid].string).replace("钳制", "截断")
-    assert ed.message_problems(msgid, catalog, TERMS) == [
+    assert gate.message_problems(msgid, catalog, TERMS) == [
         "the glossary translates 'clamp' as '钳制', which this translation lacks"]
 
 

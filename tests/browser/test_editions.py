@@ -1,6 +1,6 @@
 """The translated editions in headless Chromium, as their readers see them.
 
-For each edition (tools/editions.py), a few pages (the home page, a chapter, a notebook, the status page) get the
+For each edition (tools/editions/), a few pages (the home page, a chapter, a notebook, the status page) get the
 checks every English page gets (test_site.py: console, off-site loads, width at laptop and phone, axe, alt texts),
 and then:
 
@@ -22,7 +22,7 @@ from selenium.webdriver.support.ui import WebDriverWait
 
 from tests.browser.test_site import LAPTOP, PHONE, SITE, load, reader_problems, set_viewport
 from tools.course import ROOT
-from tools.editions import Edition, editions, glossary
+from tools.editions.catalogs import Edition, editions, glossary
 
 PAGES = ["index", "chapters/graphs", "notebooks/graphs/cond-in-graphs", "chapters/where-it-has-run"]
 SCREENSHOTS = ROOT / "_build" / "browser-screenshots"

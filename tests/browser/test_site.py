@@ -39,7 +39,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
-from tools.editions import editions
+from tools.editions.catalogs import editions
 from tools.lesson import STUB
 from tools.workshop.student import STUDENT_BRANCH, student_links
 

@@ -1,0 +1,52 @@
+"""What a translation must keep of its English: the markup it carries over verbatim (code, roles, link targets,
+math, placeholders), the prose left once that is taken out, and emphasis CommonMark leaves unrendered."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from markdown_it import MarkdownIt
+
+# Markup a translation must carry over unchanged, found in this order (each kind is taken out of the text before the
+# next is looked for, so that a role's backticks are not read as code, nor code's dollars as math).
+MARKUP = {
+    "role": re.compile(r"\{[a-z:-]+\}`[^`]*`"),
+    "inline code": re.compile(r"(`+)(.+?)\1"),
+    "link target": re.compile(r"\]\(([^)\s]+)\)"),
+    "math": re.compile(r"\$[^$\n]+\$"),
+    "placeholder": re.compile(r"\{[a-z_]+\}"),
+}
+# Not prose for the glossary: HTML tags (their attributes) and English quoted verbatim ("No space left on device").
+NOT_PROSE = [re.compile(r"<[^>]+>"), re.compile(r'"[^"\n]*"')]
+
+_MARKDOWN = MarkdownIt("commonmark")
+
+
+def markup(text: str) -> Counter[str]:
+    """The pieces of markup a translation keeps verbatim, counted."""
+    pieces: Counter[str] = Counter()
+    for kind, pattern in MARKUP.items():
+        for match in pattern.finditer(text):
+            pieces[f"{kind} {match.group(0)}"] += 1
+        text = pattern.sub(" ", text)
+    return pieces
+
+
+def prose(text: str) -> str:
+    """The text without its markup, HTML tags and quoted English: where a term is prose to translate."""
+    for pattern in [*MARKUP.values(), *NOT_PROSE]:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def has_words(text: str) -> bool:
+    """Whether the text has prose to translate (a letter outside its markup), not only numbers, times, code, links."""
+    return re.search(r"[^\W\d_]", prose(text)) is not None
+
+
+def stray_emphasis(text: str) -> int:
+    """How many `*` or `_` markers a text leaves unrendered: CommonMark will not close `**` after punctuation or
+    a code span when a letter follows (`**时间：**后`, `**`x`**는`), a frequent break in CJK text."""
+    rendered = re.sub(r"<code>.*?</code>", "", _MARKDOWN.renderInline(text))
+    return len(re.findall(r"\*\*|(?<![\w*])\*(?!\s)", rendered))

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tools.course import ROOT
-from torch_upgrade_scan import scan as upgrade_scan
+from torch_upgrade_scan import Report, scan_paths
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -36,12 +36,12 @@ def precision(entries: list[dict]) -> float:
 
 
 @pytest.fixture(scope="module")
-def report() -> upgrade_scan.Report:
+def report() -> Report:
     """One scan of the project folders (verdicts.yml is no project file)."""
-    return upgrade_scan.scan_paths(sorted(p for p in CORPUS.iterdir() if p.is_dir()))
+    return scan_paths(sorted(p for p in CORPUS.iterdir() if p.is_dir()))
 
 
-def test_the_scanner_reports_exactly_the_judged_findings(report: upgrade_scan.Report) -> None:
+def test_the_scanner_reports_exactly_the_judged_findings(report: Report) -> None:
     assert report.errors == [] and report.internal == []
     got = {(Path(f.path).relative_to(CORPUS).as_posix(), f.cell, f.line, f.rule) for f in report.findings}
     judged = {key(e) for e in VERDICTS["findings"]}
@@ -50,7 +50,7 @@ def test_the_scanner_reports_exactly_the_judged_findings(report: upgrade_scan.Re
     assert len(judged) == len(VERDICTS["findings"]), "each finding is judged once"
 
 
-def test_the_silenced_false_alarms_stay_silent(report: upgrade_scan.Report) -> None:
+def test_the_silenced_false_alarms_stay_silent(report: Report) -> None:
     got = {(Path(f.path).relative_to(CORPUS).as_posix(), f.cell, f.line, f.rule) for f in report.findings}
     silenced = {key(e) for e in VERDICTS["silenced"]}
     assert silenced and not silenced & got

@@ -47,10 +47,8 @@ def test_bad_paths_get_clear_messages(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "not a valid notebook" in capsys.readouterr().err
 
 
-def test_the_scanner_cell_is_stamped_from_the_package() -> None:
-    """The upgrade scanner's one source is the installable package's engine, not a file under tools/snippets/."""
-    assert stamp.snippet_path("upgrade_scan") == stamp.ROOT / "torch_upgrade_scan" / "scan.py"
-    assert not (stamp.SNIPPETS / "upgrade_scan.py").exists(), "a second copy under tools/snippets/ would drift"
-    assert stamp.snippet_source("upgrade_scan") == stamp.snippet_path("upgrade_scan").read_text().rstrip("\n")
+def test_the_scanner_lesson_imports_the_installed_package() -> None:
+    """The upgrade scanner is an installed package: its lesson imports it, and no cell carries a stamped copy."""
     notebook = read_notebook(stamp.ROOT / "notebooks" / "migration" / "upgrade-scanner.ipynb")
-    assert [name for _, name in stamp.stamped_cells(notebook)].count("upgrade_scan") == 1
+    assert [name for _, name in stamp.stamped_cells(notebook)] == ["setup", "quiz"]
+    assert any("import torch_upgrade_scan" in cell_source(cell) for cell in notebook["cells"])

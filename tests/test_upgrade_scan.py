@@ -22,7 +22,15 @@ from typing import Any
 import pytest
 
 from tools.course import ROOT, cell_source, read_notebook
-from torch_upgrade_scan import cli, fix, scan
+from torch_upgrade_scan import cli, filescan, fix, scan
+from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, NO_RULE, RULES
+from torch_upgrade_scan.findings import Finding, Report, severity_of
+from torch_upgrade_scan.notebook import split_cell
+from torch_upgrade_scan.reading import kind_of
+from torch_upgrade_scan.reports import exit_code, format_report
+from torch_upgrade_scan.rules.distributed import DIST_NN_OPS, dist_nn_fix
+from torch_upgrade_scan.rules.shell import shell_variables, shell_words, torchrun_without_port
+from torch_upgrade_scan.version import VERSION
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -32,7 +40,7 @@ Key = tuple[str, int | None, int, str]
 
 
 def fixture_files() -> list[Path]:
-    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and scan.kind_of(p))
+    return sorted(p for p in FIXTURES.rglob("*") if p.is_file() and kind_of(p))
 
 
 def expected(path: Path) -> set[Key]:
@@ -50,7 +58,7 @@ def expected(path: Path) -> set[Key]:
 
 
 @pytest.fixture(scope="module")
-def whole() -> scan.Report:
+def whole() -> Report:
     """One scan of the fixture tree, as a project: torchrun lines in one file are evidence for another."""
     return scan.scan_paths([FIXTURES])
 
@@ -63,14 +71,14 @@ def test_there_are_fixtures() -> None:
 
 
 @pytest.mark.parametrize("path", fixture_files(), ids=lambda p: str(p.relative_to(FIXTURES)))
-def test_findings_are_exactly_the_marked_lines(path: Path, whole: scan.Report) -> None:
+def test_findings_are_exactly_the_marked_lines(path: Path, whole: Report) -> None:
     want = expected(path)
     got = {(Path(f.path).name, f.cell, f.line, f.rule) for f in whole.findings if Path(f.path) == path}
     assert got - want == set(), "reported but not marked (a false positive)"
     assert want - got == set(), "marked but not reported (a miss)"
 
 
-def test_the_fixtures_scan_without_errors(whole: scan.Report) -> None:
+def test_the_fixtures_scan_without_errors(whole: Report) -> None:
     assert whole.errors == [] and whole.internal == []
     assert any("README.md" in note and "not parsed" in note for note in whole.notes)
     assert any("r_kernel.ipynb" in note and "skipped" in note for note in whole.notes)
@@ -84,12 +92,12 @@ def test_clean_code_gives_no_finding(name: str) -> None:
 
 def test_every_rule_has_a_fixture() -> None:
     marked = {rule for path in fixture_files() for *_, rule in expected(path)}
-    assert marked == set(scan.RULES)
+    assert marked == set(RULES)
 
 
 def test_every_rule_has_a_severity_and_the_unruled_changes_a_reason() -> None:
-    assert {r.severity for r in scan.RULES.values()} == {"breaks", "warns", "advisory"}
-    assert all(len(reason) > 20 for reason in scan.NO_RULE.values())
+    assert {r.severity for r in RULES.values()} == {"breaks", "warns", "advisory"}
+    assert all(len(reason) > 20 for reason in NO_RULE.values())
 
 
 def test_text_report_is_grouped_by_rule(capsys: pytest.CaptureFixture[str]) -> None:
@@ -115,7 +123,7 @@ def test_sarif_report(capsys: pytest.CaptureFixture[str]) -> None:
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
-    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == set(scan.RULES)
+    assert {r["id"] for r in run["tool"]["driver"]["rules"]} == set(RULES)
     fsdp = next(r for r in run["results"] if r["ruleId"] == "fsdp2-fullgraph")
     assert fsdp["level"] == "error"
     assert fsdp["locations"][0]["physicalLocation"]["region"] == {"startLine": 33, "startColumn": 8}
@@ -161,7 +169,7 @@ def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> Non
     assert any("broken.py: cannot parse (line 2: invalid syntax)" in e for e in report.errors)
     assert any("broken.ipynb: not a valid notebook" in e for e in report.errors)
     assert all("\n" not in e for e in report.errors), "one line per error"
-    assert scan.exit_code(report) == 2
+    assert exit_code(report) == 2
 
 
 def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path) -> None:
@@ -180,25 +188,25 @@ def test_deep_nesting_a_fifo_and_a_huge_file_are_per_file_errors(tmp_path: Path)
     assert "deep.py: too deeply nested to parse" in messages[0] or "deep.py" in messages[0]
     assert any("huge.py" in m and "limit" in m for m in messages)
     assert any("pipe.py: not a regular file" in m for m in messages)
-    assert scan.exit_code(report) == 2
+    assert exit_code(report) == 2
 
 
 def test_an_internal_error_exits_3(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     def broken(*args: object) -> None:
         raise KeyError("bug")
 
-    monkeypatch.setattr(scan, "python_findings", broken)
+    monkeypatch.setattr(filescan, "python_findings", broken)
     assert cli.main([str(FIXTURES / "affected.py"), "--jobs", "1"]) == 3
     assert "internal error" in capsys.readouterr().err
 
 
 def test_ipython_lines_keep_line_numbers_and_blocks() -> None:
-    code, shell = scan.split_cell("import os\nfor i in range(2):\n    !echo $i\n%matplotlib inline\nx = !ls")
+    code, shell = split_cell("import os\nfor i in range(2):\n    !echo $i\n%matplotlib inline\nx = !ls")
     assert code.split("\n") == ["import os", "for i in range(2):", "    pass", "", ""]
     assert shell == [(3, "echo $i"), (5, "ls")]
-    code, shell = scan.split_cell("%%bash\ntorchrun train.py")
+    code, shell = split_cell("%%bash\ntorchrun train.py")
     assert code == "" and shell == [(2, "torchrun train.py")]
-    code, shell = scan.split_cell("!pip install \\\n    torch\nimport torch")
+    code, shell = split_cell("!pip install \\\n    torch\nimport torch")
     assert code.split("\n") == ["", "", "import torch"]
     assert shell == [(1, "pip install \\"), (2, "torch")]
 
@@ -214,7 +222,7 @@ def test_ipython_lines_keep_line_numbers_and_blocks() -> None:
     ("python train.py", False),
 ])
 def test_which_torchrun_lines_get_a_free_port(line: str, relies: bool) -> None:
-    assert scan.torchrun_without_port(line) is relies
+    assert torchrun_without_port(line) is relies
 
 
 @pytest.mark.parametrize(("line", "variables", "relies"), [
@@ -237,15 +245,15 @@ def test_torchrun_options_are_read_through_the_files_variables(line: str, variab
     """An expansion the file does not set could hold --master-port: no finding; torchrun reads PET_MASTER_PORT and
     never MASTER_PORT, and only the static rendezvous gets a free port (read in torch/distributed/run.py); torchrun
     counts only as the command (after settings and wrappers), not in prose."""
-    assert scan.torchrun_without_port(line, variables) is relies
+    assert torchrun_without_port(line, variables) is relies
 
 
 def test_shell_variables_span_arrays_and_continued_strings() -> None:
     lines = ["MASTER_PORT=${MASTER_PORT:-29500}", "ARGS=(", "    --nnodes 1", "    --master_port $MASTER_PORT", ")",
              'export QUOTED="--nproc_per_node 1   --nnodes 1"', "echo $ARGS"]
-    variables = scan.shell_variables(lines)
+    variables = shell_variables(lines)
     assert variables["MASTER_PORT"] == ["${MASTER_PORT:-29500}"]
-    assert scan.shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
+    assert shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
     assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
 
 
@@ -276,7 +284,7 @@ def test_the_skipped_folders_are_reported(tmp_path: Path) -> None:
     report = scan.scan_paths([tmp_path])
     assert report.skipped_folders == [(tmp_path / ".git").as_posix()]
     assert [f.rule for f in report.findings] == ["cu128-wheels"], "hidden CI folders are read"
-    assert "skipped folders: " in scan.format_report(report)
+    assert "skipped folders: " in format_report(report)
 
 
 def test_the_pre_commit_hook_runs_this_command() -> None:
@@ -317,10 +325,10 @@ def test_the_deprecated_dist_nn_collectives_are_the_ones_torch_deprecates() -> N
 
     import torch.distributed.nn.functional as dist_nn
 
-    warning = {op for op in scan.DIST_NN_OPS if "_deprecated(" in inspect.getsource(getattr(dist_nn, op))}
-    assert warning == set(scan.DEPRECATED_DIST_NN)
-    changed = scan.RULES["dist-nn-functional"].changed
-    assert all(op in changed for op in scan.DEPRECATED_DIST_NN) and "silent" not in changed
+    warning = {op for op in DIST_NN_OPS if "_deprecated(" in inspect.getsource(getattr(dist_nn, op))}
+    assert warning == set(DEPRECATED_DIST_NN)
+    changed = RULES["dist-nn-functional"].changed
+    assert all(op in changed for op in DEPRECATED_DIST_NN) and "silent" not in changed
 
 
 def test_the_funcol_fixes_have_gradients_except_broadcast() -> None:
@@ -335,14 +343,14 @@ def test_the_funcol_fixes_have_gradients_except_broadcast() -> None:
     used = ["all_reduce", "all_gather_into_tensor", "reduce_scatter_tensor", "all_to_all_single"]
     assert all(differentiable(op) for op in used)
     assert not differentiable("broadcast")
-    assert not scan.dist_nn_fix("broadcast").startswith("use funcol.broadcast")
-    assert "no autograd kernel" in scan.dist_nn_fix("broadcast")
+    assert not dist_nn_fix("broadcast").startswith("use funcol.broadcast")
+    assert "no autograd kernel" in dist_nn_fix("broadcast")
 
 
 def test_the_cu126_advice_leaves_out_blackwell() -> None:
     """The cu126 wheel has no sm_100/sm_120 kernels (PyTorch's RELEASE.md support matrix for 2.12), so the fix
     must not send a Blackwell GPU there."""
-    fix = scan.RULES["cu128-wheels"].fix
+    fix = RULES["cu128-wheels"].fix
     assert "cu126" in fix and "no Blackwell kernels" in fix
     assert "update the driver" in fix and "2.11" in fix
 
@@ -407,8 +415,8 @@ def test_exit_zero_and_fail_on(tmp_path: Path) -> None:
 def test_list_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--list-rules"]) == 0
     listed = capsys.readouterr().out.splitlines()[1:]
-    assert [line.split()[0] for line in listed] == list(scan.RULES)
-    assert all(line.split()[1] == scan.RULES[line.split()[0]].severity for line in listed)
+    assert [line.split()[0] for line in listed] == list(RULES)
+    assert all(line.split()[1] == RULES[line.split()[0]].severity for line in listed)
     assert cli.main(["--explain", "green-context-positional"]) == 0
     assert "Fix mode: --fix names the positional arguments" in capsys.readouterr().out
     assert cli.main(["--explain", "torchscript"]) == 0
@@ -593,7 +601,7 @@ def run_python(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_every_fixable_rule_is_a_rule() -> None:
-    assert set(fix.FIXABLE) <= set(scan.RULES)
+    assert set(fix.FIXABLE) <= set(RULES)
 
 
 def test_fix_green_context_positional(tmp_path: Path) -> None:
@@ -668,7 +676,7 @@ def test_diff_previews_and_fix_leaves_judgement_and_notebooks(tmp_path: Path, ca
 ])
 def test_the_port_fix_edits_only_shell_words(line: str, fixed: str | None) -> None:
     source = fix.Source(f"export CLIENT_PORT=29500\n{line}\n")
-    finding = scan.Finding("launch.sh", 2, "port-29500", "torchrun without --master-port")
+    finding = Finding("launch.sh", 2, "port-29500", "torchrun without --master-port")
     edits = fix.port_edits(source, finding)
     if fixed is None:
         assert edits == []
@@ -772,7 +780,7 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
 def test_version_and_output_format(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
         cli.main(["--version"])
-    assert stop.value.code == 0 and capsys.readouterr().out == f"torch-upgrade-scan {scan.VERSION}\n"
+    assert stop.value.code == 0 and capsys.readouterr().out == f"torch-upgrade-scan {VERSION}\n"
     assert cli.main([str(FIXTURES / "affected.py"), "--output-format", "concise"]) == 1
     lines = capsys.readouterr().out.splitlines()
     assert any(re.fullmatch(r".*affected\.py:17:12: torchscript torch\.jit\.script: .* \[warns\]", line)
@@ -783,7 +791,7 @@ def test_version_and_output_format(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_sarif_names_the_drivers_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main([str(FIXTURES / "affected.py"), "--output-format", "sarif"]) == 1
-    assert json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["version"] == scan.VERSION
+    assert json.loads(capsys.readouterr().out)["runs"][0]["tool"]["driver"]["version"] == VERSION
 
 
 @pytest.mark.parametrize("option", ["--jobs", "--max-bytes"])
@@ -820,8 +828,8 @@ def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.C
     (llm-foundry and axolotl call them eagerly); under torch.compile(fullgraph=True) they raise."""
     eager = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_uncompiled.py"]).findings
     compiled = scan.scan_paths([FIXTURES / "issue24" / "dist_nn_compiled.py"]).findings
-    assert eager and {scan.severity_of(f) for f in eager} == {"warns"}
-    assert compiled and {scan.severity_of(f) for f in compiled} == {"breaks"}
+    assert eager and {severity_of(f) for f in eager} == {"warns"}
+    assert compiled and {severity_of(f) for f in compiled} == {"breaks"}
     assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0
 
 
@@ -832,7 +840,7 @@ def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys
     copy = shutil.copytree(FIXTURES / "fixable", tmp_path / "fixable")
     before = scan.scan_paths([copy]).findings
     assert {f.rule for f in before} == set(fix.FIXABLE)
-    assert {scan.kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
+    assert {kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
     assert cli.main([str(copy), "--fix"]) == 0
     assert f"fixed {len(before)} finding(s) in 4 file(s)" in capsys.readouterr().err
     assert cli.main([str(copy)]) == 0, capsys.readouterr().out
@@ -871,4 +879,4 @@ def test_dist_nn_fixes_carry_the_split_sizes_and_the_reduction() -> None:
 
 def test_the_magma_rule_names_triangular_solve() -> None:
     """Issue 38, item 8: 2.12 took MAGMA out of triangular_solve too (pytorch#174109)."""
-    assert "triangular_solve" in scan.RULES["magma"].changed
+    assert "triangular_solve" in RULES["magma"].changed

@@ -11,17 +11,11 @@ from typing import TextIO
 
 from torch_upgrade_scan import config as settings
 from torch_upgrade_scan import fix
-from torch_upgrade_scan.scan import (
-    FORMATS,
-    MAX_BYTES,
-    NOTEBOOK_FACTOR,
-    RULES,
-    SEVERITIES,
-    VERSION,
-    exit_code,
-    render,
-    scan_paths,
-)
+from torch_upgrade_scan.catalog import RULES, SEVERITIES
+from torch_upgrade_scan.reading import MAX_BYTES, NOTEBOOK_FACTOR
+from torch_upgrade_scan.reports import FORMATS, exit_code, render
+from torch_upgrade_scan.scan import scan_paths
+from torch_upgrade_scan.version import VERSION
 
 EPILOG = f"""\
 exit status:
@@ -239,3 +233,13 @@ def main(argv: list[str] | None = None) -> int:
     for message in report.errors + report.internal:
         write(f"error: {message}", sys.stderr)
     return exit_code(report, None if args.exit_zero else (args.fail_on or config.fail_on))
+
+
+def upgrade_scan_main(paths, output: str = "text", select=(), ignore=(), exclude=()) -> int:
+    """Scan, print the report, return the exit code (the command line's core, without its configuration and
+    fix mode: what the course's migration lesson calls)."""
+    report = scan_paths(paths, exclude=exclude, select=select, ignore=ignore)
+    print(render(report, output))
+    for message in report.errors + report.internal:
+        print(f"error: {message}", file=sys.stderr)
+    return exit_code(report)

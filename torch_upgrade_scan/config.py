@@ -23,7 +23,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from torch_upgrade_scan.scan import MAX_BYTES, RULES, SEVERITIES, Finding
+from torch_upgrade_scan.catalog import RULES, SEVERITIES
+from torch_upgrade_scan.findings import Finding
+from torch_upgrade_scan.reading import MAX_BYTES
 
 if sys.version_info >= (3, 11):  # noqa: UP036 (the package supports 3.10; ruff targets the course's 3.11)
     import tomllib

@@ -13,16 +13,10 @@ import difflib
 import re
 from pathlib import Path
 
-from torch_upgrade_scan.scan import (
-    KNOB,
-    KNOB_ENV,
-    Finding,
-    kind_of,
-    read_python,
-    reason,
-    strip_prompt,
-    torchrun_without_port,
-)
+from torch_upgrade_scan.findings import Finding
+from torch_upgrade_scan.reading import kind_of, read_python, reason, strip_prompt
+from torch_upgrade_scan.rules.inductor import KNOB, KNOB_ENV
+from torch_upgrade_scan.rules.shell import torchrun_without_port
 
 # What --fix does, per rule it can fix.
 FIXABLE = {

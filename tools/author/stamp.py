@@ -1,8 +1,8 @@
 """Stamp shared cells into notebooks from one source, or check that every copy is equal.
 
-A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py, or of the file that
-SOURCES names for NAME. The setup cell that opens every notebook is `stamp:setup`; a notebook may
-carry other stamped cells (for example a benchmark that a recording tool also imports).
+A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. The setup cell that opens
+every notebook is `stamp:setup`; a notebook may carry other stamped cells (for example a benchmark
+that a recording tool also imports).
 
     python -m tools.author.stamp            stamp every notebook
     python -m tools.author.stamp --check    exit 1 and name each copy that differs from its source
@@ -28,20 +28,17 @@ from tools.course import (
 )
 
 TAG_PREFIX = "stamp:"
-# Snippets whose one source lives outside tools/snippets/: the upgrade scanner's engine is a module of the
-# installable torch_upgrade_scan package, and the migration notebook carries a copy of it.
-SOURCES = {"upgrade_scan": ROOT / "torch_upgrade_scan" / "scan.py"}
 
 
 def snippet_path(name: str) -> Path:
     """The file a `stamp:NAME` cell copies."""
-    return SOURCES.get(name, SNIPPETS / f"{name}.py")
+    return SNIPPETS / f"{name}.py"
 
 
 def snippet_source(name: str) -> str:
     path = snippet_path(name)
     if not path.is_file():
-        known = ", ".join(sorted({p.stem for p in SNIPPETS.glob("*.py")} | set(SOURCES))) or "none"
+        known = ", ".join(sorted(p.stem for p in SNIPPETS.glob("*.py"))) or "none"
         raise CourseError(f"no snippet named {name!r} in {SNIPPETS} (known: {known})")
     return path.read_text(encoding="utf-8").rstrip("\n")
 

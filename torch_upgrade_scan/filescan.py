@@ -1,0 +1,176 @@
+"""One file's scan: its Python units parsed as one module and checked by the rules, its shell lines and its
+other lines of text; the findings, errors, notes and torchrun evidence they give."""
+
+import ast
+import re
+import warnings
+
+from torch_upgrade_scan.catalog import RULES, WARNS
+from torch_upgrade_scan.findings import Finding, suppressed
+from torch_upgrade_scan.parse import Module
+from torch_upgrade_scan.rules import python_findings
+from torch_upgrade_scan.rules.cuda import CU128, OLD_CUDA, SOURCE_BUILD
+from torch_upgrade_scan.rules.inductor import KNOB_ENV, KNOB_SETTING
+from torch_upgrade_scan.rules.shell import (
+    PORT,
+    launched_scripts,
+    launches_torchrun,
+    logical_lines,
+    other_launcher,
+    shell_rules,
+    shell_variables,
+    shell_words,
+    torchrun_without_port,
+)
+
+
+class FileScan:
+    """Everything found in one file. Units are the file's Python parts (a
+    module, a notebook's cells, a Markdown file's code blocks) and shell parts."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.findings: list = []
+        self.errors: list = []
+        self.notes: list = []
+        self.pending: list = []
+        self.launched: set = set()
+        self.facts = {"spawns": False, "launcher": False}
+        self.lines: dict = {}  # (cell, line) -> text, for noqa
+        self.offsets: dict = {}  # unit -> (cell, line offset)
+        self.lenient = False  # Markdown: code that does not parse is a note
+
+    def add(self, unit, line, column, rule, detail, fix="", severity=""):
+        cell, offset = self.offsets.get(unit, (None, 0))
+        text = self.lines.get((cell, line + offset), "")
+        if suppressed(text, rule, severity or RULES[rule].severity):
+            return
+        self.findings.append(
+            Finding(self.path, line + offset, rule, detail, cell, column, fix, severity)
+        )
+
+    def python(self, units: list) -> None:
+        """units: [(unit id, cell, line offset, source, shell lines)]."""
+        module = Module()
+        for unit, cell, offset, code, _ in units:
+            self.offsets[unit] = (cell, offset)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # SyntaxWarning in the code
+                    tree = ast.parse(code)
+                module.add(unit, tree)
+            except (SyntaxError, ValueError) as error:
+                if self.lenient:  # a Markdown code block may be a fragment
+                    self.fragments(module, unit, offset, code)
+                    continue
+                line = getattr(error, "lineno", "?")
+                where = f"line {line}: {getattr(error, 'msg', error)}"
+                where = where if cell is None else f"cell {cell}, {where}"
+                self.errors.append(f"{self.path}: cannot parse ({where})")
+            except (RecursionError, MemoryError) as error:
+                self.errors.append(
+                    f"{self.path}: too deeply nested to parse ({type(error).__name__})"
+                )
+
+        def emit(unit, node, rule, detail, fix, severity=""):
+            column = node.col_offset + 1
+            self.add(unit, node.lineno, column, rule, detail, fix, severity)
+
+        pending: list = []
+        facts = python_findings(module, self.path, emit, pending)
+        self.facts.update({k: v or self.facts[k] for k, v in facts.items()})
+        for unit, node, detail in pending:
+            cell, offset = self.offsets.get(unit, (None, 0))
+            self.pending.append(
+                Finding(
+                    self.path,
+                    node.lineno + offset,
+                    "port-29500",
+                    detail,
+                    cell,
+                    node.col_offset + 1,
+                    "read the port from MASTER_PORT (torchrun sets it), or "
+                    "pass --master-port=29500 to torchrun",
+                )
+            )
+        shell = [
+            (unit, line, text) for unit, _, _, _, lines in units for line, text in lines
+        ]
+        self.shell(shell)
+
+    def fragments(self, module: Module, unit: int, offset: int, code: str) -> None:
+        """A Markdown block that does not parse: parse its top-level statements
+        one by one, and note the ones that do not parse either."""
+        chunks, start, current = [], 1, []
+        for number, line in enumerate(code.split("\n"), start=1):
+            top = line[:1].strip() and not re.match(
+                r"[)\]}#]|(else|elif|except|finally)\b", line
+            )
+            if top and current:
+                chunks.append((start, current))
+                start, current = number, []
+            current.append(line)
+        chunks.append((start, current))
+        for index, (first, lines) in enumerate(chunks, start=1):
+            part = unit * 100_000 + index
+            self.offsets[part] = (None, offset + first - 1)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    module.add(part, ast.parse("\n".join(lines)))
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                self.notes.append(f"{self.path}:{offset + first}: code not parsed")
+
+    def shell(self, lines: list) -> None:
+        """lines: [(unit, line, text)] of shell commands, continuations joined."""
+        by_unit: dict = {}
+        for unit, line, text in lines:
+            by_unit.setdefault(unit, []).append((line, 1, text))
+        commands = [
+            (unit, line, text)
+            for unit, unit_lines in by_unit.items()
+            for line, _, text in logical_lines(unit_lines)
+        ]
+        # Evidence that something else uses 29500: a Python literal or another
+        # shell line of this file (of this code block, in Markdown).
+        names_port = {unit: bool(self.pending) for unit in by_unit}
+        variables = shell_variables([text for _, _, text in commands])
+        for unit, line, text in commands:
+            for rule, detail, fix, severity in shell_rules(text):
+                self.add(unit, line, 1, rule, detail, fix, severity)
+            match = CU128.search(text)
+            if match and not text.lstrip().startswith("#"):
+                self.add(unit, line, 1, "cu128-wheels", match.group(0))
+            self.launched |= launched_scripts(text, variables)
+            launcher = launches_torchrun(shell_words(text)) or other_launcher(text)
+            if PORT in text and not launcher:
+                names_port[unit] = True
+        if any(names_port.values()):
+            for unit, line, text in commands:
+                if self.lenient and not names_port[unit]:
+                    continue
+                if torchrun_without_port(text, variables):
+                    self.add(
+                        unit,
+                        line,
+                        1,
+                        "port-29500",
+                        "torchrun without --master-port, and 29500 named here",
+                        "pass --master-port=29500, or read the port from "
+                        "MASTER_PORT where this file uses 29500",
+                    )
+
+    def text_lines(self, lines: list) -> None:
+        """Rules for any line of text: cu128 wheels, CUDA for source builds."""
+        builds = any(SOURCE_BUILD.search(text) for _, _, text in lines)
+        for unit, line, text in lines:
+            match = CU128.search(text)
+            comment = text.lstrip().startswith("#") and not self.lenient
+            if match and not comment:
+                self.add(unit, line, match.start() + 1, "cu128-wheels", match.group(0))
+            if KNOB_SETTING.search(text):
+                detail, fix = KNOB_ENV, "remove it: nothing reads it"
+                self.add(unit, line, 1, "defer-layout-freezing", detail, fix, WARNS)
+            old = OLD_CUDA.search(text) if builds else None
+            if old:
+                self.add(unit, line, old.start() + 1, "cuda-source-build", old.group(0))

@@ -1,0 +1,87 @@
+"""The per-rule keyword pre-filter: what a file's bytes must hold for a rule to find anything in it, checked
+before the file is decoded or parsed (most files hold none)."""
+
+import dataclasses
+import re
+
+from torch_upgrade_scan.rules.shell import PORT
+from torch_upgrade_scan.rules.torchscript import JIT_APIS
+
+
+@dataclasses.dataclass(frozen=True)
+class Needs:
+    """What a file's bytes must hold for a rule to find anything in it: one of
+    `words` (a fast substring search), then a match of one of `any_of` (where
+    given) and of each of `all_of`. Checked before a file is decoded or parsed;
+    most files hold none. (Each pattern starts with a literal word, which the
+    regex engine seeks fast.)"""
+
+    words: tuple[bytes, ...]
+    any_of: "tuple[re.Pattern[bytes], ...]" = ()
+    all_of: "tuple[re.Pattern[bytes], ...]" = ()
+
+    def seen(self, data: bytes) -> bool:
+        if not any(word in data for word in self.words):
+            return False
+        if self.any_of and not any(pattern.search(data) for pattern in self.any_of):
+            return False
+        return all(pattern.search(data) for pattern in self.all_of)
+
+
+# a torch.jit API, or an import that can alias one (`from torch.jit import`,
+# `import torch.jit as`, `from torch import nn, jit`)
+JIT_USE = (
+    re.compile(
+        rb"jit(?:\.(?:" + "|".join(JIT_APIS).encode() + rb")\b|\s+import\b|\s+as\b)"
+    ),
+    re.compile(rb"import[^\n]*\bjit\b"),
+)
+FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
+NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\s*True")
+# What each rule needs to see in Python code (in .py files, notebooks and
+# Markdown code blocks alike) ...
+PYTHON_NEEDS = {
+    "torchscript": Needs((b"jit",), JIT_USE),
+    "dist-nn-functional": Needs(
+        (b"nn",),
+        (
+            re.compile(
+                rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"
+                rb"|\b(?<=distributed\.nn)|\b(?<=distributed import nn))"
+            ),
+        ),
+    ),
+    "port-29500": Needs((PORT.encode(),)),
+    "green-context-positional": Needs((b"GreenContext", b"green_contexts")),
+    "stream-capturing": Needs((b"is_current_stream_capturing",)),
+    "metadata-json": Needs((b"metadata_json",)),
+    "magma": Needs((b"preferred_linalg_library", b"LinalgBackend")),
+    "defer-layout-freezing": Needs((b"layout_freezing", b"LAYOUT_FREEZING")),
+    "cu128-wheels": Needs((b"cu128",)),
+    # both compile rules: fullgraph=True and what makes it raise or run no frame
+    "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
+    "torchcomms-p2p": Needs((b"isend(", b"irecv(")),
+    # a multi-device backend string: "cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"
+    "torchcomms-one-device": Needs(
+        (b"init_process_group",), (re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:"),)
+    ),
+}
+PYTHON_NEEDS["fsdp2-fullgraph"] = PYTHON_NEEDS["fullgraph-no-frames"]
+# ... and, beyond that, in shell-like and other text files (torchrun lines are
+# evidence for the Python files they start; source builds name CUDA versions).
+TEXT_NEEDS = {
+    "port-29500": Needs(
+        (b"torchrun", b"torch.distributed.run", b"torch.distributed.launch")
+    ),
+    "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
+}
+UNIQUE_NEEDS = {
+    "python": tuple(dict.fromkeys(PYTHON_NEEDS.values())),
+    "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), *TEXT_NEEDS.values()])),
+}
+
+
+def needed(kind: str | None, data: bytes) -> bool:
+    """Whether any rule can find something in a file of this kind with these bytes."""
+    needs = UNIQUE_NEEDS["python" if kind == "python" else "text"]
+    return any(one.seen(data) for one in needs)

@@ -1,0 +1,201 @@
+"""Reading one file: its kind (from its name), its bytes within the size limit, its text decoded as Python or
+UTF-8, and the scan its kind calls for (Python, notebook, shell-like or Markdown text); never raising."""
+
+import io
+import json
+import os
+import re
+import shlex
+import stat
+import tokenize
+from pathlib import Path
+
+from torch_upgrade_scan.filescan import FileScan
+from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
+from torch_upgrade_scan.prefilter import needed
+
+# Files larger than this are not parsed (an error names each one that mentions
+# torch). Measured on 2 loaded cores: a 1 MB Python file dense with torch calls
+# takes 7.4 s and 205 MB; a 7.4 MB one, 47 s and 1.4 GB.
+MAX_BYTES = 1_000_000
+# A notebook's outputs (images) can be large and cost little to read: its file
+# may be this many times larger; the limit applies to its code cells' text.
+NOTEBOOK_FACTOR = 50
+
+
+def kind_of(path: Path) -> str | None:
+    name, suffix = path.name.lower(), path.suffix.lower()
+    if suffix == ".py":
+        return "python"
+    if suffix == ".ipynb":
+        return "notebook"
+    if suffix in (".sh", ".bash", ".zsh") or name in ("makefile", "justfile"):
+        return "shell"
+    if suffix in (".yml", ".yaml"):
+        return "yaml"
+    if name.startswith(("dockerfile", "containerfile")) or suffix == ".dockerfile":
+        return "docker"
+    if suffix in (".md", ".markdown", ".qmd"):
+        return "markdown"
+    if (suffix in (".txt", ".in") and "requirements" in name) or name in (
+        "pyproject.toml",
+        "setup.cfg",
+        "environment.yml",
+        "constraints.txt",
+    ):
+        return "requirements"
+    return None
+
+
+def read_python(data: bytes) -> str:
+    """Decode Python source as Python does: a BOM or a PEP 263 coding line."""
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding).lstrip("\ufeff")
+
+
+def reason(error: OSError) -> str:
+    """An OSError's reason in words ("Permission denied"), else its class name."""
+    return error.strerror or type(error).__name__
+
+
+def strip_prompt(text: str, kind: str) -> str:
+    if kind == "docker":
+        text = re.sub(r"^\s*(RUN|CMD|ENTRYPOINT)\s+", "", text)
+        env = re.match(r"^\s*(?:ENV|ARG)\s+(\S+?)(?:=|\s+)(.*)", text)
+        if env:
+            return f"{env.group(1)}={env.group(2)}"
+        if text.startswith("["):
+            try:
+                return shlex.join(json.loads(text))
+            except (ValueError, TypeError):
+                pass
+    if kind == "yaml":
+        text = re.sub(r"^\s*(?:-\s+)?(?:[\w.-]+:\s+)?", "", text).strip("\"'|> ")
+    return re.sub(r"^\s*(?:\$|#)\s+", "", text) if kind == "prompt" else text
+
+
+def scan_text(scan: FileScan, text: str, kind: str) -> None:
+    lines = text.split("\n")
+    scan.offsets[0] = (None, 0)
+    for number, line in enumerate(lines, start=1):
+        scan.lines[(None, number)] = line
+    scan.text_lines([(0, n, t) for n, t in enumerate(lines, start=1)])
+    if kind in ("shell", "yaml", "docker"):
+        scan.shell(
+            [(0, n, strip_prompt(t, kind)) for n, t in enumerate(lines, start=1)]
+        )
+    elif kind == "markdown":
+        units, shell, fence, block, language = [], [], None, [], ""
+        for number, line in enumerate(lines, start=1):
+            opened = re.match(r"^\s*(```+|~~~+)\s*\{?([\w+-]*)", line)
+            if fence is None and opened:
+                fence, language, block = opened.group(1), opened.group(2).lower(), []
+                start = number
+            elif fence is not None and line.strip().startswith(fence):
+                if language in (
+                    "python",
+                    "py",
+                    "python3",
+                    "ipython",
+                    "pycon",
+                    "code-cell",
+                ):
+                    source = "\n".join(
+                        re.sub(r"^(>>>|\.\.\.) ?", "", b) for b in block
+                    )  # doctest prompts
+                    code, cell_shell = split_cell(source)
+                    unit = len(units) + 1
+                    units.append((unit, None, start, code, cell_shell))
+                elif language not in ("text", "json", "toml", "ini", "output", "cpp"):
+                    kind_here = (
+                        "yaml"
+                        if language in ("yaml", "yml")
+                        else ("docker" if language == "dockerfile" else "prompt")
+                    )
+                    shell += [
+                        (-start, start + i, strip_prompt(b, kind_here))
+                        for i, b in enumerate(block, start=1)
+                    ]
+                fence = None
+            elif fence is not None:
+                block.append(line)
+        scan.lenient = True
+        if units:
+            scan.python(units)
+        scan.shell(shell)
+
+
+def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
+    """Scan one file, never raising: problems become per-file errors."""
+    scan = FileScan(path)
+    try:
+        scan_file_into(scan, Path(path), max_bytes)
+    except Exception as error:  # a bug in the scanner: report it, go on
+        scan.errors.append(f"internal error: {path}: {type(error).__name__}: {error}")
+    return scan
+
+
+def mentions_torch(path: Path, kind: str | None, chunk: int = 1 << 20) -> bool:
+    """Whether a rule could find something in a file too large to scan (so that
+    its size is an error), read in 1 MB chunks (bounded memory)."""
+    overlap = b""
+    with open(path, "rb") as stream:
+        while block := stream.read(chunk):
+            if needed(kind, overlap + block):
+                return True
+            overlap = block[-64:]
+    return False
+
+
+def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
+    """Read one file and apply the rules. A file that holds nothing a rule needs
+    is skipped before anything can fail (encoding, size, syntax); a file over
+    `max_bytes` that holds something is an error, read in bounded memory."""
+    kind = kind_of(path)
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            scan.errors.append(f"{path}: not a regular file (skipped)")
+            return
+        limit = max_bytes * (NOTEBOOK_FACTOR if kind == "notebook" else 1)
+        if info.st_size > limit:
+            if mentions_torch(path, kind):
+                size = f"{info.st_size} bytes, over the {limit}-byte limit"
+                scan.errors.append(
+                    f"{path}: {size} (not scanned: raise --max-bytes or exclude it)"
+                )
+            return
+        data = path.read_bytes()
+    except OSError as error:
+        scan.errors.append(f"{path}: cannot read ({reason(error)})")
+        return
+    if not needed(kind, data):
+        return  # no rule can match: no decoding, no parse
+    try:
+        text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
+    except (SyntaxError, UnicodeDecodeError, LookupError) as error:
+        if kind == "python" or kind == "notebook":
+            scan.errors.append(f"{path}: cannot decode ({undecodable(data, error)})")
+            return
+        text = data.decode("latin-1")
+        scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
+    if kind == "python":
+        for number, line in enumerate(text.split("\n"), start=1):
+            scan.lines[(None, number)] = line
+        scan.python([(0, None, 0, text, [])])
+    elif kind == "notebook":
+        scan_notebook_into(scan, text, max_bytes)
+    else:
+        scan_text(scan, text, kind or "requirements")
+
+
+def undecodable(data: bytes, error: Exception) -> str:
+    """Why a file's bytes are no text, in words."""
+    if b"\0" in data:
+        return "a binary file: it holds NUL bytes"
+    if isinstance(error, SyntaxError):
+        return str(error.msg)
+    if isinstance(error, UnicodeDecodeError):
+        byte = error.object[error.start]
+        return f"not {error.encoding}: byte {byte:#04x} at offset {error.start}"
+    return str(error)

@@ -1,0 +1,57 @@
+"""What every family of Python rules reads in one parsed module: the dotted name of each name, attribute and
+call, the calls by their function, what single assignments bind, and `emit` to report a finding."""
+
+import ast
+import dataclasses
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from torch_upgrade_scan.parse import Module
+
+# emit(unit, node, rule, detail, fix, severity=""): report a finding at a node
+Emit = Callable[..., None]
+
+
+@dataclasses.dataclass
+class Context:
+    module: Module
+    path: str
+    emit: Emit
+    names: dict  # id(node) -> resolved dotted name (of names, attributes and calls)
+    called: dict  # id(call.func) -> the call
+    bound: dict  # id(assigned value) -> its one target
+
+    @classmethod
+    def of(cls, module: Module, path: str, emit: Emit) -> "Context":
+        names: dict = {}
+        for unit, node, scope in module.chains:
+            name = module.name_of(node, scope, unit)
+            if name:
+                names[id(node)] = name
+        for _, node, _ in module.calls:
+            if id(node.func) in names:
+                names.setdefault(id(node), names[id(node.func)])
+        called = {id(call.func): call for _, call, _ in module.calls}
+        bound = {id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1}
+        return cls(module, path, emit, names, called, bound)
+
+    def loads(self) -> Iterator[tuple[int, Any, str]]:
+        """(unit, node, dotted name) of each name or attribute read (not assigned: `torch.jit.script = lambda
+        f: f` replaces the API, it does not use it)."""
+        for unit, node, _ in self.module.chains:
+            name = self.names.get(id(node))
+            if name and isinstance(node.ctx, ast.Load):
+                yield unit, node, name
+
+    def named(self, table: dict) -> Iterator[tuple[int, Any, str, Any]]:
+        """(unit, node, name, table[name]) for each read whose dotted name, or its longest prefix, is in
+        `table`."""
+        starts = tuple({name.rsplit(".", 1)[0] for name in table})  # a quick test before the lookups
+        for unit, node, name in self.loads():
+            if not name.startswith(starts):
+                continue
+            for end in range(name.count(".") + 1, 0, -1):
+                prefix = ".".join(name.split(".")[:end])
+                if prefix in table:
+                    yield unit, node, prefix, table[prefix]
+                    break

@@ -67,7 +67,7 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 
 # The executed book: every notebook through the course's executor and its checks (`notebooks`), then the strict
 # build that renders that run from Jupyter Book's cache (and fails if it had to execute a notebook), then each
-# translated edition rendered from the same run into _build/html/<language>/ (tools/editions.py).
+# translated edition rendered from the same run into _build/html/<language>/ (tools/editions/).
 # --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
 book: $(RUN_DONE) $(VENV)/.book-deps
 	$(TIMED) book -- $(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
@@ -100,7 +100,7 @@ lint: $(VENV)/.test-deps
 	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
 
 # Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
-# glossary terms kept (tools/editions.py). After an English change: `make editions-update`, then translate.
+# glossary terms kept (tools/editions/). After an English change: `make editions-update`, then translate.
 editions: $(VENV)/.book-deps
 	$(TIMED) editions -- $(PY) -m tools.editions check
 

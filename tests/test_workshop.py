@@ -19,6 +19,7 @@ import yaml
 from tools import lesson
 from tools.checks import conventions, lesson_size
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.records import runs as runs_record
 from tools.workshop import __main__ as command_line
 from tools.workshop import colab, lessons, pages, rooms, student, timing, tracks
 
@@ -380,10 +381,17 @@ def test_the_committed_pages_are_fresh(capsys: pytest.CaptureFixture[str]) -> No
 
 # ---- timings -------------------------------------------------------------------------------------------------------
 
+CPU_ENVIRONMENT = {"platform": "cpu", "device": "x86_64 CPU, 2 threads", "torch": "2.12.0+cpu", "torch_build": "CPU",
+                   "runtime": "CPU", "driver": None, "python": "3.11.7", "os": "Linux", "numpy": "2.4.6"}
+
+
 def record(folder: Path, name: str, notebook: str, seconds: float, outcome: str = "pass") -> None:
+    """A run record as the engine writes it (tools/records/runs.py), for `notebook`."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / name).write_text(json.dumps({"schema": 1, "notebook": notebook, "seconds": seconds,
-                                           "outcome": outcome}))
+    failed = {"index": 3, "error": "AssertionError"} if outcome == "fail" else None
+    made = runs_record.new_record(notebook, {"cells": []}, failed_cell=failed, seconds=seconds, peak_memory_bytes=0,
+                                  skipped_cells=0, warnings=[], env=CPU_ENVIRONMENT, command="test")
+    runs_record.save_record(folder / name, made)
 
 
 def test_measured_seconds_take_the_median_of_passing_records(tmp_path: Path) -> None:

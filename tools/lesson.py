@@ -25,7 +25,7 @@ _EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)``
 _LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
 SOLUTION = "solution"  # the tag of an exercise's solution cell
 LEVELS = ("easy", "medium", "hard")
-# What a student copy has in place of each solution's code (tools/workshop.py writes the copies).
+# What a student copy has in place of each solution's code (tools/workshop/student.py writes the copies).
 STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
 METADATA_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "course-metadata.schema.json").read_text("utf-8"))
 

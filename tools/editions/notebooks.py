@@ -73,7 +73,7 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT,
             chapter, lesson_quiz = asked
             english = catalogs.translator(language, catalogs.QUIZ_PAGE, root)
             cell["source"] = render.data_source(chapter, quiz.translated(lesson_quiz, english), root,
-                                              labels=catalogs.quiz_labels(language, root))
+                                                labels=catalogs.quiz_labels(language, root))
             cell["outputs"] = []
             continue
         image = cell.get("metadata", {}).get("mystnb", {}).get("image", {})

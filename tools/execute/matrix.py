@@ -92,8 +92,9 @@ def venv_python(release: str) -> Path:
     # machines cap it at 2.14.1); an empty constraints file replaces it for this install only.
     env = {**os.environ, "PIP_CONSTRAINT": os.devnull, "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
     requirements = [arg for path in REQUIREMENTS for arg in ("-r", str(path))]
+    # cwd: requirements.txt installs the upgrade scanner from the repository root (`-e .`).
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", *requirements, f"torch=={release}"],
-                   check=True, env=env)
+                   check=True, env=env, cwd=ROOT)
     stamp.write_text(_fingerprint(release))
     return python
 

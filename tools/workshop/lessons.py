@@ -14,7 +14,7 @@ from tools.course import ROOT, CourseError, cell_source, notebook_paths, read_no
 from tools.lesson import checked_course, labelled_exercise_blocks
 from tools.lesson import course as course_metadata
 
-QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/author/quiz.py): read, answer, discuss
+QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/author/quiz/): read, answer, discuss
 PREREQUISITES = re.compile(r"\*\*Prerequisites\*\*:(.*?)(?:\n\n|$)", re.DOTALL)
 DOC_LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
 
@@ -29,7 +29,7 @@ class Lesson:
     short_exercise: int = 0  # minutes of the notebook's shortest exercise: the one a half day keeps
     exercise_list: tuple[tuple[str, int], ...] = ()  # (label, minutes), shortest first: what a day keeps, in order
     prerequisites: tuple[str, ...] = ()  # entries of the lessons its Prerequisites line links to
-    questions: int = 0  # self-check questions it asks (tools/author/quiz.py)
+    questions: int = 0  # self-check questions it asks (tools/author/quiz/)
     parallel: tuple[Lesson, ...] = ()  # a breakout: these lessons side by side, one per group
 
     @property
@@ -90,7 +90,7 @@ def prerequisites(notebook: dict[str, Any], entry: str) -> tuple[str, ...]:
 
 
 def questions_asked(root: Path) -> dict[str, int]:
-    """Self-check questions per lesson entry (tools/author/quiz.py); none where the book has no quizzes."""
+    """Self-check questions per lesson entry (tools/author/quiz/); none where the book has no quizzes."""
     if not (root / quiz.QUIZZES).is_dir():
         return {}
     return {entry: len(questions) for entry, (_, questions) in quiz.lesson_questions(root).items()}

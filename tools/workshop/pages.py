@@ -104,7 +104,7 @@ def schedules_section(root: Path = ROOT) -> str:
 
 
 def quiz_rows(root: Path) -> list[str]:
-    """One row per lesson that asks self-check questions (tools/author/quiz.py)."""
+    """One row per lesson that asks self-check questions (tools/author/quiz/)."""
     if not (root / quiz.QUIZZES).is_dir():
         return []
     return [f"| {chapter_quiz.title} | {doc_link(entry)} | {len(questions)} |"

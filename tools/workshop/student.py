@@ -36,7 +36,7 @@ def student_links(
     entry: str, root: Path = ROOT, branch: str = STUDENT_BRANCH, branch_folder: str = ""
 ) -> dict[str, str]:
     """Colab, Binder and download addresses of a lesson's student copy (the download relative to the site). A
-    translated edition's copies lie in another branch, under `branch_folder` (tools/editions.py)."""
+    translated edition's copies lie in another branch, under `branch_folder` (tools/editions/)."""
     owner_repo = repository_url(root).removeprefix("https://github.com/")
     path = student_path(entry)
     in_branch = f"{branch_folder}{path}"

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, cell_source, read_notebook, write_notebook
+from tools.records import runs
 from tools.workshop.lessons import exercise_metadata, lesson_entries, read_lesson
 
 TIMING_RULE = lesson_size.TIMING
@@ -37,7 +38,10 @@ def measured_seconds(paths: list[Path], root: Path = ROOT) -> dict[str, float]:
             raise CourseError(f"{file}: not a JSON run record ({error})") from error
         if not isinstance(record, dict) or "notebook" not in record or "seconds" not in record:
             continue  # another kind of JSON file (a benchmark result, for example)
-        if record.get("outcome", "pass") != "pass" or not isinstance(record["seconds"], int | float):
+        errors = runs.problems(record)
+        if errors:
+            raise CourseError(f"{file}: {'; '.join(errors)}")
+        if record["outcome"] != "pass":
             continue
         name = Path(record["notebook"]).as_posix()
         seen.setdefault(name, []).append(float(record["seconds"]))

@@ -40,6 +40,8 @@ GOOD_NOTEBOOK: dict[str, Any] = {
     },
     "cells": [
         _markdown(HEADER),
+        _code(snippet_source("install"), tags=["stamp:install", "remove-cell"], cellView="form",
+              jupyter={"source_hidden": True}),
         _code(snippet_source("setup"), tags=["stamp:setup", "hide-input"]),
         _code("assert 1 + 1 == 2"),
         _markdown("```{exercise} Add\n:label: add\nCompute `total = 2 + 2`.\n```"),

@@ -42,8 +42,8 @@ def test_the_fixture_notebook_is_clean(good_notebook: dict[str, Any]) -> None:
 
 
 def test_a_stored_output_is_caught(good_notebook: dict[str, Any]) -> None:
-    good_notebook["cells"][2]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "4\n"}]
-    good_notebook["cells"][2]["execution_count"] = 3
+    good_notebook["cells"][3]["outputs"] = [{"output_type": "stream", "name": "stdout", "text": "4\n"}]
+    good_notebook["cells"][3]["execution_count"] = 3
     assert len(conventions.stored_outputs(good_notebook)) == 2
 
 
@@ -68,17 +68,17 @@ def test_missing_metadata_is_caught(good_notebook: dict[str, Any]) -> None:
 
 
 def test_a_visible_solution_is_caught(good_notebook: dict[str, Any]) -> None:
-    del good_notebook["cells"][4]["metadata"]["jupyter"]
+    del good_notebook["cells"][5]["metadata"]["jupyter"]
     assert any("source_hidden" in p for p in conventions.exercises(good_notebook))
 
 
 def test_a_solution_without_a_check_is_caught(good_notebook: dict[str, Any]) -> None:
-    good_notebook["cells"][5]["source"] = "print(total)"
+    good_notebook["cells"][6]["source"] = "print(total)"
     assert any("must assert" in p for p in conventions.exercises(good_notebook))
 
 
 def test_a_missing_setup_cell_is_caught(good_notebook: dict[str, Any]) -> None:
-    good_notebook["cells"][1]["metadata"]["tags"] = ["hide-input"]
+    good_notebook["cells"][2]["metadata"]["tags"] = ["hide-input"]
     assert conventions.setup_cell(good_notebook)
 
 
@@ -108,9 +108,9 @@ def test_a_toc_entry_without_a_file_is_caught(tmp_path: Path) -> None:
 
 
 def test_a_solution_without_toggle_prompts_is_caught(good_notebook: dict[str, Any]) -> None:
-    del good_notebook["cells"][4]["metadata"]["mystnb"]
+    del good_notebook["cells"][5]["metadata"]["mystnb"]
     (problem,) = conventions.solution_prompts(good_notebook)
-    assert problem.startswith("solution cell 4: add cell metadata") and "Show solution" in problem
+    assert problem.startswith("solution cell 5: add cell metadata") and "Show solution" in problem
 
 
 def test_exercise_metadata_must_list_each_exercise(good_notebook: dict[str, Any]) -> None:
@@ -126,9 +126,9 @@ def test_exercise_metadata_must_list_each_exercise(good_notebook: dict[str, Any]
 
 
 def test_a_figure_without_a_real_alt_text_is_caught(good_notebook: dict[str, Any]) -> None:
-    cell = good_notebook["cells"][2]
+    cell = good_notebook["cells"][3]
     cell["source"] = "fig, ax = plt.subplots()\nax.plot([1, 2])"
-    assert "cell 2 draws a figure ('plt.subplots'): add cell metadata" in conventions.figure_alt_text(good_notebook)[0]
+    assert "cell 3 draws a figure ('plt.subplots'): add cell metadata" in conventions.figure_alt_text(good_notebook)[0]
     cell["metadata"]["mystnb"] = {"image": {"alt": "timings.png"}}
     assert "is not a sentence" in conventions.figure_alt_text(good_notebook)[0]
     cell["metadata"]["mystnb"] = {"image": {"alt": "A line rising from 1 to 2."}}
@@ -139,17 +139,17 @@ def test_a_figure_without_a_real_alt_text_is_caught(good_notebook: dict[str, Any
 
 
 def test_small_fonts_are_caught(good_notebook: dict[str, Any]) -> None:
-    good_notebook["cells"][2]["source"] = "ax.set_title('a', fontsize=9)\nax.legend(fontsize = 7.5)"
+    good_notebook["cells"][3]["source"] = "ax.set_title('a', fontsize=9)\nax.legend(fontsize = 7.5)"
     (problem,) = conventions.font_sizes(good_notebook)
-    assert problem.startswith("cell 2 sets 'fontsize = 7.5'")
+    assert problem.startswith("cell 3 sets 'fontsize = 7.5'")
 
 
 def test_long_cells_are_caught_except_stamped_ones(good_notebook: dict[str, Any]) -> None:
-    good_notebook["cells"][2]["source"] = "x = 1\n" * 31
+    good_notebook["cells"][3]["source"] = "x = 1\n" * 31
     assert conventions.cell_length(good_notebook) == [
-        "code cell 2 has 31 lines: split it into cells of at most 30 lines, one idea each, with prose between them"]
-    good_notebook["cells"][2]["source"] = "x = 1\n" * 30
-    good_notebook["cells"][1]["source"] = "x = 1\n" * 40  # the stamped setup cell
+        "code cell 3 has 31 lines: split it into cells of at most 30 lines, one idea each, with prose between them"]
+    good_notebook["cells"][3]["source"] = "x = 1\n" * 30
+    good_notebook["cells"][2]["source"] = "x = 1\n" * 40  # the stamped setup cell
     assert conventions.cell_length(good_notebook) == []
 
 
@@ -164,6 +164,6 @@ def test_a_chapter_with_too_few_exercises_is_caught(tmp_path: Path, good_noteboo
     assert conventions.chapter_problems(tmp_path) == [
         "chapters/one has 1 exercise(s) across its notebooks (notebooks/one/lesson): give it at least 3, "
         "graded easy to hard"]
-    good_notebook["cells"] += good_notebook["cells"][3:6] * 2
+    good_notebook["cells"] += good_notebook["cells"][4:7] * 2
     write_notebook(tmp_path / "notebooks" / "one" / "lesson.ipynb", good_notebook)
     assert conventions.chapter_problems(tmp_path) == []

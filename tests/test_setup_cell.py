@@ -6,7 +6,6 @@ needs a machine we do not have (a GPU, a ROCm build, Colab).
 
 from __future__ import annotations
 
-import sys
 import types
 from typing import Any
 
@@ -31,28 +30,22 @@ def fake_accelerator(monkeypatch: pytest.MonkeyPatch, present: torch.device | No
     monkeypatch.setattr(torch.accelerator, "current_accelerator", current_accelerator)
 
 
-def test_old_torch_stops_with_the_upgrade_command(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_old_torch_stops_and_points_at_the_install_cell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The wheel advice lives in one place, the install cell (tools/snippets/install.py, tests/test_install_cell.py)."""
     monkeypatch.setattr(torch, "__version__", "2.11.0+cu128")
     with pytest.raises(RuntimeError, match=r"needs PyTorch 2\.12 or newer; this runtime has 2\.11\.0") as error:
         run_setup()
-    assert 'pip install --upgrade "torch>=2.12"' in str(error.value)
+    assert "Run the notebook's first cell" in str(error.value)
 
 
-def test_old_torch_on_colab_says_restart(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(torch, "__version__", "2.9.1")
-    monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
-    with pytest.raises(RuntimeError, match="Runtime > Restart session") as error:
-        run_setup()
-    assert '%pip install -q --upgrade "torch>=2.12" --index-url https://download.pytorch.org/whl/cpu' in \
-        str(error.value), "a CPU runtime gets the CPU wheel, not PyPI's CUDA build"
-
-
-def test_old_torch_with_an_nvidia_gpu_keeps_the_default_wheel(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(torch, "__version__", "2.11.0+cu128")
-    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
-    with pytest.raises(RuntimeError) as error:
-        run_setup()
-    assert 'pip install --upgrade "torch>=2.12"`, then restart' in str(error.value), "no CPU index with a GPU"
+def test_course_device_cpu_keeps_an_accelerator_machine_on_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Mac in a CPU room: COURSE_DEVICE=cpu makes the lesson take its CPU paths."""
+    fake_accelerator(monkeypatch, torch.device("mps"), built="mps")
+    assert run_setup()["device"].type == "mps"
+    monkeypatch.setenv("COURSE_DEVICE", "cpu")
+    namespace = run_setup()
+    assert namespace["device"].type == "cpu" and namespace["platform_name"] == "cpu"
+    assert not namespace["on_accelerator"]
 
 
 def test_cuda_build_without_gpu_uses_the_cpu(

@@ -13,26 +13,26 @@ from tools.course import CourseError, cell_source, read_notebook, write_notebook
 
 def test_drift_is_reported_then_fixed(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     path = tmp_path / "lesson.ipynb"
-    good_notebook["cells"][1]["source"] += "\nprint('a local edit')"
+    good_notebook["cells"][2]["source"] += "\nprint('a local edit')"
     write_notebook(path, good_notebook)
     assert stamp.drifted(path) == ["setup"]
     assert stamp.main(["--check", str(path)]) == 1
     assert stamp.stamp(path) is True
     assert stamp.drifted(path) == []
     assert stamp.stamp(path) is False, "a second stamp changes nothing"
-    assert cell_source(read_notebook(path)["cells"][1]) == stamp.snippet_source("setup")
+    assert cell_source(read_notebook(path)["cells"][2]) == stamp.snippet_source("setup")
 
 
 def test_a_notebook_without_setup_cell_is_reported(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     path = tmp_path / "lesson.ipynb"
-    del good_notebook["cells"][1]
+    del good_notebook["cells"][2]
     write_notebook(path, good_notebook)
     assert stamp.drifted(path) == ["setup (missing)"]
 
 
 def test_unknown_snippet_is_a_clear_error(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     path = tmp_path / "lesson.ipynb"
-    good_notebook["cells"][2]["metadata"]["tags"] = ["stamp:no_such_snippet"]
+    good_notebook["cells"][3]["metadata"]["tags"] = ["stamp:no_such_snippet"]
     write_notebook(path, good_notebook)
     with pytest.raises(CourseError, match="no snippet named 'no_such_snippet'"):
         stamp.stamp(path)

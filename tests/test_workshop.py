@@ -83,10 +83,10 @@ def lesson_notebook(good: dict[str, Any], name: str, index: int, teaching: int, 
     if platforms:
         course["platforms"] = platforms
     lesson["cells"][0]["source"] = lesson["cells"][0]["source"].replace("# A lesson", f"# Lesson {name}")
-    lesson["cells"][3]["source"] = f"```{{exercise}} Task {name}\n:label: task-{index}\nDo it.\n```"
+    lesson["cells"][4]["source"] = f"```{{exercise}} Task {name}\n:label: task-{index}\nDo it.\n```"
     course.pop("exercises", None)  # without levels: no course.exercises, the minutes are shared
     if levels:
-        extra = copy.deepcopy(lesson["cells"][3:6])
+        extra = copy.deepcopy(lesson["cells"][4:7])
         extra[0]["source"] = f"```{{exercise}} Second task {name}\n:label: task-{index}-b\nDo more.\n```"
         lesson["cells"] += extra
         first = exercises // 3
@@ -159,9 +159,9 @@ def test_course_exercises_must_match_the_exercises(track_course: Path) -> None:
 def test_an_exercise_without_label_is_a_clear_error(course: Path) -> None:
     path = course / "notebooks" / "beta" / "beta.ipynb"
     notebook = read_notebook(path)
-    notebook["cells"][3]["source"] = "```{exercise} No label\nDo it.\n```"
+    notebook["cells"][4]["source"] = "```{exercise} No label\nDo it.\n```"
     write_notebook(path, notebook)
-    with pytest.raises(CourseError, match=r"the exercise 'No label' \(cell 3\) has no :label:"):
+    with pytest.raises(CourseError, match=r"the exercise 'No label' \(cell 4\) has no :label:"):
         lessons.exercises(course)
 
 

@@ -1,8 +1,8 @@
 """Stamp shared cells into notebooks from one source, or check that every copy is equal.
 
-A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. The setup cell that opens
-every notebook is `stamp:setup`; a notebook may carry other stamped cells (for example a benchmark
-that a recording tool also imports).
+A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. Every notebook opens with the
+install cell (`stamp:install`) and the setup cell (`stamp:setup`); a notebook may carry other stamped
+cells (for example a benchmark that a recording tool also imports).
 
     python -m tools.author.stamp            stamp every notebook
     python -m tools.author.stamp --check    exit 1 and name each copy that differs from its source
@@ -28,6 +28,7 @@ from tools.course import (
 )
 
 TAG_PREFIX = "stamp:"
+OPENING = ("install", "setup")  # the stamped cells every notebook opens with, in this order
 
 
 def snippet_path(name: str) -> Path:
@@ -57,8 +58,8 @@ def drifted(path: Path) -> list[str]:
     """Names of the snippets whose copy in this notebook differs from the source."""
     notebook = read_notebook(path)
     names = [name for cell, name in stamped_cells(notebook) if cell_source(cell) != snippet_source(name)]
-    if not any(name == "setup" for _, name in stamped_cells(notebook)):
-        names.append("setup (missing)")
+    present = {name for _, name in stamped_cells(notebook)}
+    names += [f"{name} (missing)" for name in OPENING if name not in present]
     return names
 
 

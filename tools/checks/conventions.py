@@ -65,10 +65,15 @@ def metadata(notebook: dict[str, Any]) -> list[str]:
 
 
 def setup_cell(notebook: dict[str, Any]) -> list[str]:
+    """The install cell (`stamp:install`, removed from the book) opens the notebook; the setup cell follows."""
     code = [cell for cell in notebook["cells"] if cell.get("cell_type") == "code"]
-    if not code or "stamp:setup" not in cell_tags(code[0]):
-        return ["the first code cell must be the setup cell (tagged 'stamp:setup')"]
-    if "hide-input" not in cell_tags(code[0]):
+    if not code or "stamp:install" not in cell_tags(code[0]):
+        return ["the first code cell must be the install cell (tagged 'stamp:install')"]
+    if "remove-cell" not in cell_tags(code[0]):
+        return ["the install cell must be tagged 'remove-cell' (the book's pages come from a run that has torch)"]
+    if len(code) < 2 or "stamp:setup" not in cell_tags(code[1]):
+        return ["the second code cell must be the setup cell (tagged 'stamp:setup')"]
+    if "hide-input" not in cell_tags(code[1]):
         return ["the setup cell must be tagged 'hide-input'"]
     return []
 

@@ -2,9 +2,9 @@
 # Source: tools/snippets/setup.py; `make stamp` copies it here.
 import datetime
 import logging
+import os
 import platform
 import random
-import sys
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -17,36 +17,17 @@ logging.getLogger("torch.utils.cpp_extension").setLevel(logging.ERROR)
 import torch.utils.benchmark
 
 if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):
-    # Keep this build: ROCm and XPU wheels come from PyTorch's own indexes (ROCm 7.2
-    # for 2.12); CUDA from PyPI, whose Linux wheel is the CUDA build; without a GPU,
-    # the CPU index. A ROCm build answers torch.cuda too, so its version comes first.
-    build = "cpu"
-    if torch.version.hip:
-        build = "rocm7.2"
-    elif getattr(torch.version, "xpu", None):  # None, or missing on an older torch
-        build = "xpu"
-    elif torch.cuda.is_available():
-        build = ""
-    index = f" --index-url https://download.pytorch.org/whl/{build}" if build else ""
-    if "google.colab" in sys.modules:
-        fix = (
-            f'run `%pip install -q --upgrade "torch>=2.12"{index}` in a new cell, '
-            "then Runtime > Restart session, and run this notebook again"
-        )
-    else:
-        fix = (
-            f'run `pip install --upgrade "torch>=2.12"{index}`, '
-            "then restart the kernel"
-        )
     raise RuntimeError(
         "This course needs PyTorch 2.12 or newer; "
-        f"this runtime has {torch.__version__}. To fix it, {fix}."
+        f"this runtime has {torch.__version__}. Run the notebook's first cell: it "
+        "installs torch 2.12.0 with the right wheel for this machine, or says how."
     )
 
 # check_available=True matters: a CUDA build of torch on a machine without a GPU
 # would otherwise answer "cuda".
+# COURSE_DEVICE=cpu keeps a machine with an accelerator on the CPU paths (a CPU room).
 device = torch.accelerator.current_accelerator(check_available=True)
-if device is None:
+if device is None or os.environ.get("COURSE_DEVICE") == "cpu":
     device = torch.device("cpu")
 platform_name = "rocm" if device.type == "cuda" and torch.version.hip else device.type
 on_accelerator = device.type != "cpu"

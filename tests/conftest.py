@@ -46,7 +46,7 @@ GOOD_NOTEBOOK: dict[str, Any] = {
         _code("assert 1 + 1 == 2"),
         _markdown("```{exercise} Add\n:label: add\nCompute `total = 2 + 2`.\n```"),
         _code("# @title Solution (double-click to show the code)\ntotal = 2 + 2",
-              tags=["solution", "hide-input"], jupyter={"source_hidden": True}, colab={"cellView": "form"},
+              tags=["solution", "hide-input"], jupyter={"source_hidden": True}, cellView="form",
               mystnb={"code_prompt_show": "Show solution", "code_prompt_hide": "Hide solution"}),
         _code("assert total == 4"),
     ],

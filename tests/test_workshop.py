@@ -474,12 +474,42 @@ def test_student_notebooks(tmp_path: Path) -> None:
         copied = json.loads(path.read_text())
         assert len(copied["cells"]) == len(original["cells"])
         for index, (before, after) in enumerate(zip(original["cells"], copied["cells"], strict=True)):
-            assert after["metadata"] == before["metadata"], "tags and metadata are kept"
+            assert cell_tags(after) == cell_tags(before), "tags are kept"
             if "solution" in cell_tags(before):
                 assert cell_source(after) == lesson.STUB, "the solution is replaced by the stub, whole"
             else:
-                assert after == before, f"cell {index} (a check, the lesson or the setup) is kept as it was"
+                assert cell_source(after) == cell_source(before), f"cell {index} (a check, the lesson or the setup) "
+                assert after.get("outputs") == before.get("outputs"), f"cell {index} is kept as it was"
         assert conventions.exercises(copied) == [], "the student notebook still passes the exercise checks"
+
+
+def test_no_student_copy_opens_a_cell_that_the_book_hides(tmp_path: Path) -> None:
+    """What the book hides (the setup cell, helpers, solutions, quiz plumbing) opens collapsed in JupyterLab and in
+    Colab's form view; what the book hides the outputs of opens with them collapsed."""
+    written = student.write_student_notebooks(tmp_path)
+    assert written
+    open_cells = []
+    for path in written:
+        for index, cell in enumerate(read_notebook(path)["cells"]):
+            tags, metadata = set(cell_tags(cell)), cell.get("metadata", {})
+            hidden = metadata.get("jupyter", {})
+            if tags & student.HIDES_SOURCE and not (hidden.get("source_hidden") and metadata.get("cellView") == "form"):
+                open_cells.append(f"{path.name} cell {index}: code open, the book hides it ({sorted(tags)})")
+            if tags & student.HIDES_OUTPUTS and not hidden.get("outputs_hidden"):
+                open_cells.append(f"{path.name} cell {index}: outputs open, the book hides them ({sorted(tags)})")
+    assert not open_cells, "\n".join(open_cells)
+
+
+def test_a_copy_collapses_exactly_what_the_book_hides(good_notebook: dict[str, Any]) -> None:
+    good_notebook["cells"].append({"cell_type": "code", "execution_count": None, "outputs": [], "source": "x = 1",
+                                   "metadata": {"tags": ["hide-output"]}})
+    copied = student.student_version(good_notebook)["cells"]
+    setup = next(cell for cell in copied if "stamp:setup" in cell_tags(cell))
+    plain = next(cell for cell in copied if cell["cell_type"] == "code" and not cell_tags(cell))
+    output_hidden = copied[-1]
+    assert setup["metadata"]["jupyter"]["source_hidden"] and setup["metadata"]["cellView"] == "form"
+    assert "jupyter" not in plain["metadata"] and "cellView" not in plain["metadata"], "visible in the book: open"
+    assert output_hidden["metadata"]["jupyter"] == {"outputs_hidden": True}
 
 
 def test_the_student_folder_must_be_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -102,7 +102,7 @@ def exercises(notebook: dict[str, Any]) -> list[str]:
         if meta.get("jupyter", {}).get("source_hidden") is not True:
             problems.append(f"the solution of {pair.label} (cell {pair.solution}) must be hidden in JupyterLab "
                             "(jupyter.source_hidden)")
-        if meta.get("colab", {}).get("cellView") != "form" or not cell_source(solution).startswith(SOLUTION_TITLE):
+        if meta.get("cellView") != "form" or not cell_source(solution).startswith(SOLUTION_TITLE):
             problems.append(f"the solution of {pair.label} (cell {pair.solution}) must be a Colab form "
                             f"('{SOLUTION_TITLE} ...', cellView form)")
         if not ASSERTION.search(cell_source(check)):

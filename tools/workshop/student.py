@@ -15,13 +15,29 @@ STUDENT_BRANCH = "student"  # the branch the publish workflow pushes the student
 STUDENT_FOLDER = "student"  # the built site's folder of student copies
 
 
+# The book's tags (myst-nb) that hide a cell's code or its outputs, and what a copy collapses for each.
+HIDES_SOURCE = {"hide-input", "remove-input", "hide-cell", "remove-cell"}
+HIDES_OUTPUTS = {"hide-output", "remove-output", "hide-cell", "remove-cell"}
+
+
 def student_version(notebook: dict[str, Any]) -> dict[str, Any]:
-    """The notebook with each solution cell's code replaced by a stub; tags, metadata and check cells stay."""
+    """The notebook with each solution cell's code replaced by a stub; tags, metadata and check cells stay. What the
+    book hides is collapsed: its code in JupyterLab (jupyter.source_hidden) and on Colab (its form view), its outputs
+    in JupyterLab (jupyter.outputs_hidden)."""
     student = copy.deepcopy(notebook)
     for cell in student["cells"]:
-        if cell.get("cell_type") == "code" and "solution" in cell_tags(cell):
+        if cell.get("cell_type") != "code":
+            continue
+        if "solution" in cell_tags(cell):
             cell["source"] = STUB
             cell["outputs"], cell["execution_count"] = [], None
+        tags = set(cell_tags(cell))
+        metadata = cell.setdefault("metadata", {})
+        if tags & HIDES_SOURCE:
+            metadata.setdefault("jupyter", {})["source_hidden"] = True
+            metadata["cellView"] = "form"
+        if tags & HIDES_OUTPUTS:
+            metadata.setdefault("jupyter", {})["outputs_hidden"] = True
     return student
 
 

@@ -97,7 +97,7 @@ def data_source(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT,
 
 def _hidden(tags: list[str], cell_id: str, source: str) -> dict[str, Any]:
     return {"cell_type": "code", "execution_count": None, "id": cell_id, "outputs": [], "source": source,
-            "metadata": {"tags": tags, "jupyter": {"source_hidden": True}, "colab": {"cellView": "form"}}}
+            "metadata": {"tags": tags, "jupyter": {"source_hidden": True}, "cellView": "form"}}
 
 
 def quiz_cells(quiz: Quiz, questions: tuple[Question, ...], root: Path = ROOT) -> list[dict[str, Any]]:

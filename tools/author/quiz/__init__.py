@@ -34,6 +34,7 @@ QUIZZES = "quizzes"
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 8
 MIN_CHOICES, MAX_CHOICES = 2, 6
 RUNTIME = "quiz"  # the stamped runtime: tools/snippets/quiz.py, tag stamp:quiz
+ROOM_QUESTIONS = 2  # at most this many of a lesson's questions are asked in a room (the room page, the timing rule)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -4,6 +4,7 @@ only at the checks after its stubbed solutions, and its command line says so or 
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import nbformat
@@ -60,3 +61,19 @@ def test_every_lesson_with_exercises_has_a_copy_to_run() -> None:
     entries = student_copies.lessons_with_copies()
     assert "notebooks/graphs/accelerator-graph" in entries
     assert student_copies.checked_entry(f"{entries[0]}.ipynb") == entries[0], "a notebook's path names it too"
+
+
+@pytest.mark.integration
+def test_the_learners_path_names_the_taught_release_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the learner's path (a kernel in another interpreter, here this one), the copy's first output line must name
+    the taught torch: it does here; with another taught release (as a venv holding a newer torch would), it fails."""
+    entry = "notebooks/mx-quantization/mx-matmul"
+    assert student_copies.student_copy_problems(entry, tmp_path / "a", python=sys.executable) == []
+    monkeypatch.setattr(student_copies, "taught_release", lambda: "9.9.0")
+    [problem] = student_copies.student_copy_problems(entry, tmp_path / "b", python=sys.executable)
+    assert problem.startswith(f"{entry}: its first output line does not name torch 9.9.0: 'torch 2.12"), problem
+
+
+def test_a_missing_interpreter_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert student_copies.main(["--python", "/no/such/python"]) == 2
+    assert capsys.readouterr().err == "error: --python /no/such/python: no such interpreter\n"

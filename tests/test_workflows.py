@@ -187,3 +187,12 @@ def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
     job = _workflow("weekly.yml")["jobs"]["nbval"]
     assert job["strategy"]["matrix"]["release"] == "${{ fromJSON(needs.releases.outputs.list) }}"
     assert any('make nbval RELEASE="${{ matrix.release }}"' in str(step.get("run", "")) for step in _steps(job))
+
+
+def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> None:
+    """issue 37: a venv built from binder/requirements.txt alone, every student copy's kernel in it."""
+    steps = [step.get("run", "") for step in _steps(_workflow("weekly.yml")["jobs"]["learner-path"])]
+    build = next(run for run in steps if "binder/requirements.txt" in run)
+    assert "python -m venv /tmp/binder-env" in build and "-r binder/requirements.txt" in build
+    assert build.count("pip install") == 1, "nothing but binder/requirements.txt goes into Binder's environment"
+    assert any("tools.execute.student_copies --python /tmp/binder-env/bin/python" in run for run in steps)

@@ -219,9 +219,9 @@ def _keep(result: Result, source: dict[str, Any], options: Options, env: dict[st
         result.cached = True
 
 
-async def _learner_run(notebook: Any, folder: Path) -> list[int]:
+async def _learner_run(notebook: Any, folder: Path, python: str | None) -> list[int]:
     failed = []
-    async with NotebookKernel(notebook, folder) as kernel:
+    async with NotebookKernel(notebook, folder, python) as kernel:
         count = 0
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type == "code":
@@ -231,14 +231,15 @@ async def _learner_run(notebook: Any, folder: Path) -> list[int]:
     return failed
 
 
-def run_as_learner(notebook: dict[str, Any], folder: Path) -> tuple[Any, list[int]]:
+def run_as_learner(notebook: dict[str, Any], folder: Path, python: str | None = None) -> tuple[Any, list[int]]:
     """Run a notebook as a learner does, alone in `folder`, every cell even after one fails (no gate, no harness):
-    the executed notebook and the indices of the cells that failed."""
+    the executed notebook and the indices of the cells that failed. `python`: the kernel's interpreter (default:
+    this one), for example a venv built from binder/requirements.txt alone."""
     import nbformat
 
     folder.mkdir(parents=True, exist_ok=True)
     executed = nbformat.reads(json.dumps(notebook), as_version=4)
-    failed = asyncio.run(_learner_run(executed, folder))
+    failed = asyncio.run(_learner_run(executed, folder, python))
     return executed, failed
 
 

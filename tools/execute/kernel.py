@@ -1,9 +1,9 @@
 """A notebook's kernel, as the course's executor (tools/execute/engine.py) drives it, and the memory it takes.
 
-NotebookKernel starts ipykernel in this interpreter through nbclient and runs the notebook's own cells in place
-and the exercise harness's code beside them. MemoryWatch samples the resident memory of this process and all its
-descendants (kernels and the processes they start) with psutil. Only this module starts kernels: tests/test_lesson.py
-fails if another module imports nbclient or jupyter_client.
+NotebookKernel starts ipykernel in this interpreter (or another one, for the learner's path) through nbclient and
+runs the notebook's own cells in place and the exercise harness's code beside them. MemoryWatch samples the resident
+memory of this process and all its descendants (kernels and the processes they start) with psutil. Only this module
+starts kernels: tests/test_lesson.py fails if another module imports nbclient or jupyter_client.
 """
 
 from __future__ import annotations
@@ -26,17 +26,20 @@ class KernelStopped(Exception):
 class NotebookKernel:
     """The kernel of one notebook: its own cells run in place, code of the harness runs beside them."""
 
-    def __init__(self, notebook: Any, folder: Path) -> None:
+    def __init__(self, notebook: Any, folder: Path, python: str | None = None) -> None:
         from jupyter_client.kernelspec import KernelSpecManager
         from jupyter_client.manager import AsyncKernelManager
         from nbclient import NotebookClient
 
-        class ThisInterpreter(KernelSpecManager):  # `python3` is ipykernel in sys.executable, whatever is installed
+        class ThisInterpreter(KernelSpecManager):  # `python3` is ipykernel in sys.executable (or `python`)
             def get_kernel_spec(self, kernel_name: str) -> Any:
                 if kernel_name == "python3":
                     from ipykernel.kernelspec import RESOURCES, get_kernel_dict
 
-                    return self.kernel_spec_class(resource_dir=RESOURCES, **get_kernel_dict())
+                    spec = get_kernel_dict()
+                    if python is not None:
+                        spec["argv"] = [python, *spec["argv"][1:]]
+                    return self.kernel_spec_class(resource_dir=RESOURCES, **spec)
                 return super().get_kernel_spec(kernel_name)
 
         self.notebook = notebook

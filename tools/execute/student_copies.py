@@ -5,6 +5,9 @@ empty folder through the engine, where only the checks after its stubbed solutio
                                                          as notebooks/graphs/accelerator-graph; default: every lesson
                                                          with exercises); exit 1 unless each fails only at the
                                                          checks of its stubs
+    ... --python PY                                      the kernels run in PY, the learner's path: a venv built
+                                                         from binder/requirements.txt alone (the weekly workflow);
+                                                         each copy's first output line must name the taught torch
 """
 
 from __future__ import annotations
@@ -13,25 +16,41 @@ import argparse
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
-from tools.course import ROOT, CourseError, notebook_paths, read_notebook
+from tools.course import ROOT, CourseError, notebook_paths, read_notebook, taught_release
 from tools.execute import engine
 from tools.lesson import exercise_cells, has_solutions
 from tools.workshop.student import student_path, student_version
 
 
-def student_copy_problems(entry: str, folder: Path, root: Path = ROOT) -> list[str]:
+def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: str | None = None) -> list[str]:
     """Run a lesson's student copy alone in `folder` (as a learner does, through the course's executor) and say what
-    went wrong: a cell other than the check after a stubbed solution failed, or such a check passed."""
+    went wrong: a cell other than the check after a stubbed solution failed, or such a check passed. With `python`
+    (the learner's interpreter), its first output line must also name the taught release."""
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
-    _, failed_cells = engine.run_as_learner(student_version(notebook), folder)
+    executed, failed_cells = engine.run_as_learner(student_version(notebook), folder, python)
     failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]
     problems += [f"{entry}: the check in cell {index} passed on the stub" for index in sorted(checks - failed)]
+    if python is not None:
+        first = first_output_line(executed)
+        if f"torch {taught_release()}" not in first:
+            problems.append(f"{entry}: its first output line does not name torch {taught_release()}: {first!r}")
     return problems
+
+
+def first_output_line(notebook: Any) -> str:
+    """The first line a run of the notebook printed (its install cell's verdict on the installed torch)."""
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []):
+            text = output.get("text") or output.get("data", {}).get("text/plain", "")
+            if text.strip():
+                return "".join(text).strip().splitlines()[0]
+    return ""
 
 
 def lessons_with_copies(root: Path = ROOT) -> list[str]:
@@ -57,13 +76,17 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("entries", nargs="*", metavar="ENTRY",
                         help="lessons whose student copies to run (default: every lesson with exercises)")
+    parser.add_argument("--python", help="the interpreter the kernels run in (default: this one)")
     args = parser.parse_args(argv)
     try:
+        if args.python is not None and not Path(args.python).is_file():
+            raise CourseError(f"--python {args.python}: no such interpreter")
         entries = [checked_entry(given) for given in args.entries] or lessons_with_copies()
         problems = []
         with tempfile.TemporaryDirectory(prefix="student-copies-") as scratch:
             for entry in entries:
-                found = student_copy_problems(entry, Path(scratch) / student_path(entry).removesuffix(".ipynb"))
+                folder = Path(scratch) / student_path(entry).removesuffix(".ipynb")
+                found = student_copy_problems(entry, folder, python=args.python)
                 print(f"{'ok  ' if not found else 'FAIL'} {entry}", flush=True)
                 problems += found
     except CourseError as error:

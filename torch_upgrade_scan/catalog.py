@@ -130,10 +130,11 @@ RULES = {
             "run inside the graph (torch._dynamo.exc.Unsupported; measured here on "
             "2.12.0, CPU, gloo, one rank)",
             "shard what torch.compile returns: m = torch.compile(m, fullgraph=True) "
-            "and then fully_shard(m), per block and then the root; or compile in "
-            "place with m.compile(fullgraph=True), before or after fully_shard(m); "
-            "or pass fullgraph=False (each measured here to run on 2.12.0, CPU, "
-            "gloo, one rank)",
+            "and then fully_shard(m), per block and then the root (measured here to "
+            "run and compile one graph on 2.12.0, CPU, gloo, one rank); or pass "
+            "fullgraph=False. Not m.compile(fullgraph=True): before or after "
+            "fully_shard(m) it runs but compiles no graph (measured here, the same "
+            "machine)",
         ),
         Rule(
             "torchcomms-p2p",

@@ -25,6 +25,9 @@ RUN_INPUTS := $(shell find notebooks tests/exercises tools -type f \( -name '*.i
 RUN_DONE := $(RUNS)/torch-$(TAUGHT)/run-1/.done
 # Under `make test` (MAKELEVEL 1) the static checks come first; a target run alone does not wait for them.
 STATIC_FIRST := $(if $(filter 1,$(MAKELEVEL)),static)
+# ... and the integration tests wait for the notebooks, which take both CPUs: beside the book and the browser check
+# they use CPU time those leave free (a target run alone does not wait).
+AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
@@ -75,8 +78,8 @@ book: $(RUN_DONE) $(VENV)/.book-deps
 	$(TIMED) editions-build -- $(PY) -m tools.editions build --jobs $(JOBS)
 
 # `make test` in the order the Makefile shows (`make -n test`): the cheap static checks first (they fail within a
-# minute), then two at a time: the notebooks beside the type check, the book after the notebooks, the browser check
-# after the book, the fast unit tests and the integration tests where a slot is free. Each step's seconds go to
+# minute), then two at a time: the notebooks beside the type check and the unit tests, then the book, the browser
+# check after it, and the integration tests beside them. Each step's seconds go to
 # $(STEPS); the summary closes the output and goes to $(RUNS)/make-test-steps.json.
 test: $(VENV)/.test-deps
 	rm -rf $(STEPS) $(RUN_DONE) && mkdir -p $(STEPS)
@@ -112,7 +115,7 @@ unit: $(VENV)/.test-deps | $(STATIC_FIRST)
 	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser -q -m "not integration"
 
 # Tests that start kernels, build books or run mypy on fixtures (marked `integration`).
-integration: $(VENV)/.test-deps | $(STATIC_FIRST)
+integration: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
 	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser -q -m integration
 
 # Every exercise's check against its solution (must pass), the student stub and each wrong answer under

@@ -58,10 +58,10 @@ def minor_release(version: str) -> tuple[int, int]:
 def install_taught_torch() -> None:
     """Nothing if it is here; on Colab, install it and restart; elsewhere, say how."""
     import subprocess
-    import sys
+    import sys as this_python  # not `sys`: a lesson imports that name itself
 
     found = installed_torch()
-    on_colab = "google.colab" in sys.modules
+    on_colab = "google.colab" in this_python.modules
     build, pip_arguments = install_plan(found, nvidia_driver())
     if found and minor_release(found) == minor_release(TAUGHT_TORCH):
         print(f"torch {found} is installed: nothing to do.")
@@ -69,7 +69,8 @@ def install_taught_torch() -> None:
         print(f"torch {found} is newer than the book's {TAUGHT_TORCH}: outputs differ.")
     elif on_colab and build in ("cpu", "cuda"):
         print(f"Installing {pip_arguments} for this {build} runtime; it then restarts.")
-        pip = [sys.executable, "-m", "pip", "install", "-q", *pip_arguments.split()]
+        pip = [this_python.executable, "-m", "pip", "install", "-q"]
+        pip += pip_arguments.split()
         subprocess.run(pip, check=True)
         print("Installed. The runtime restarts: run the notebook again from the top.")
         import IPython

@@ -103,6 +103,13 @@ def test_room_mode_asks_only_the_room_questions_and_shows_no_answer_until_reveal
     assert f"{len(room) + 1}. (" not in feedback.value
 
 
+def test_room_mode_without_room_questions_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _cell_sources(next(iter(ASKED))).replace("   room: yes\n", "").replace("show_quiz(QUIZ)",
+                                                                                      "show_quiz(QUIZ, room=True)")
+    with pytest.raises(ValueError, match="no question to ask: in room mode, mark some 'room: yes'"):
+        _run_cells(source, monkeypatch)
+
+
 def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "ipywidgets", None)  # import raises ImportError
     shown, namespace = _run_cells(_cell_sources(next(iter(ASKED))), monkeypatch)

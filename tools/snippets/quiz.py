@@ -131,6 +131,8 @@ def show_quiz(text, room=False, labels=None):
     `labels`: the quiz's own words in another language (keys of LABELS)."""
     labels = {**LABELS, **(labels or {})}
     questions = [q for q in read_quiz(text) if q["room"] or not room]
+    if not questions:
+        raise ValueError("no question to ask: in room mode, mark some 'room: yes'")
     display(static_quiz(questions, room, labels))
     try:
         import ipywidgets

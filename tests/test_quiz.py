@@ -3,6 +3,7 @@ static rendering, a live form, and a room page without answers."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,18 +81,33 @@ def test_the_cells_show_every_answer_in_a_toggle_and_the_form_gives_feedback(
     assert f"{len(questions)}. not answered yet" in feedback.value
 
 
-def test_room_mode_shows_no_answer_until_revealed(monkeypatch: pytest.MonkeyPatch) -> None:
-    entry = next(e for e, (_, questions) in ASKED.items() if len(questions) >= 2)
+@pytest.mark.parametrize("entry", [e for e, (_, questions) in ASKED.items() if len(questions) > quiz.ROOM_QUESTIONS],
+                         ids=lambda e: e.rsplit("/", 1)[-1])
+def test_room_mode_asks_only_the_room_questions_and_shows_no_answer_until_revealed(
+        entry: str, monkeypatch: pytest.MonkeyPatch) -> None:
     source = _cell_sources(entry).replace("show_quiz(QUIZ)", "show_quiz(QUIZ, room=True)")
     shown, namespace = _run_cells(source, monkeypatch)
     _, questions = ASKED[entry]
+    room = [q for q in questions if q.room]
+    assert len(room) == quiz.ROOM_QUESTIONS < len(questions)
     assert "<details>" not in shown[0].data and "Answer" not in shown[0].data
+    as_html = render.runtime()["as_html"]
+    assert [as_html(q.text) in shown[0].data for q in questions] == [q.room for q in questions], "the room's only"
     form = namespace["answer_form"]
     button, feedback = form.children[-2], form.children[-1]
+    assert len([child for child in form.children if hasattr(child, "options")]) == len(room)
     assert button.description == "Reveal the answers" and feedback.value == ""
     button.click()
-    for number, question in enumerate(questions, 1):
+    for number, question in enumerate(room, 1):
         assert f"{number}. ({render.LETTERS[question.answer]}) " in feedback.value
+    assert f"{len(room) + 1}. (" not in feedback.value
+
+
+def test_room_mode_without_room_questions_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = _cell_sources(next(iter(ASKED))).replace("   room: yes\n", "").replace("show_quiz(QUIZ)",
+                                                                                      "show_quiz(QUIZ, room=True)")
+    with pytest.raises(ValueError, match="no question to ask: in room mode, mark some 'room: yes'"):
+        _run_cells(source, monkeypatch)
 
 
 def test_the_cells_work_without_ipywidgets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -119,12 +135,36 @@ def test_the_cells_run_in_a_kernel_with_no_repository_files(tmp_path: Path) -> N
     assert "application/vnd.jupyter.widget-view+json" in outputs[1].data
 
 
-def test_the_room_page_holds_every_question_with_its_answer_closed() -> None:
+def test_the_room_page_holds_each_lessons_room_questions_with_their_answers_closed() -> None:
     page = render.room_page()
     assert "<details open" not in page
-    assert page.count("<details><summary>Answer</summary>") == sum(len(q.questions) for q in QUIZZES)
-    for entry in ASKED:
-        assert f"### {{doc}}`../{entry}`" in page
+    assert page.count("<details><summary>Answer</summary>") == sum(
+        min(len(questions), quiz.ROOM_QUESTIONS) for _, questions in ASKED.values())
+    sections = page.split("\n### ")[1:]
+    assert len(sections) == len(ASKED)
+    for entry, (_, questions) in ASKED.items():
+        (section,) = [s for s in sections if s.startswith(f"{{doc}}`../{entry}`")]
+        asked = section.count('<div class="course-quiz">')
+        assert 1 <= asked <= quiz.ROOM_QUESTIONS, f"{entry}: {asked} questions in the room"
+        for question in questions:
+            assert (render.runtime()["as_html"](question.text) in section) == question.room, question.text
+
+
+# A PR or issue number (#123, pull/123, issues/123) on a projector means nothing to a room: the lessons' Sources
+# carry them. Fails on any of them in a question, choice or reason of quizzes/*.yml.
+NUMBERED = re.compile(r"#\d+|\b(?:pull|issues)/\d+")
+
+
+def test_no_question_choice_or_reason_names_a_pr_or_issue_number() -> None:
+    found = [f"{each.source.name}, question {number}: {match}"
+             for each in QUIZZES for number, question in enumerate(each.questions, 1)
+             for text in (question.text, *question.choices, question.reason)
+             for match in NUMBERED.findall(text)]
+    assert found == [], "move these to the lesson's Sources: " + "; ".join(found)
+    for bad in ("fixed in #175699", "see pull/175699", "pytorch/pytorch#1", "issues/192483"):
+        assert NUMBERED.search(bad), bad
+    for fine in ("`# noqa: RULE`", "C# code", "2:4 sparsity", "pull the 12.6 wheel"):
+        assert not NUMBERED.search(fine), fine
 
 
 # ---- validation and attach, on a small book of their own ----------------------------------------------------------
@@ -158,10 +198,28 @@ def _write(book: Path, data: Any, name: str = "one") -> None:
 def test_a_valid_quiz_is_read(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
     (found,) = quiz.quizzes(_book(tmp_path, good_notebook))
     assert (found.chapter, found.title) == ("one", "Chapter one")
-    first = quiz.Question("Question 0?", ("yes", "no"), 1, "Because.", "notebooks/one/first")
+    first = quiz.Question("Question 0?", ("yes", "no"), 1, "Because.", "notebooks/one/first", room=True)
     assert found.questions[0] == first
     assert {lesson: len(questions) for lesson, questions in found.lessons().items()} == {
         "notebooks/one/first": 1, "notebooks/one/last": 2}
+
+
+def test_a_room_asks_every_question_of_a_small_lesson_and_the_marked_ones_of_a_larger(
+        tmp_path: Path, good_notebook: dict[str, Any]) -> None:
+    book = _book(tmp_path, good_notebook)
+    data = yaml.safe_load(yaml.safe_dump(GOOD))
+    data["questions"] += [{**data["questions"][1], "text": f"Question {n}?"} for n in (3, 4)]
+    data["questions"][2]["room"] = data["questions"][4]["room"] = True
+    _write(book, data)
+    (found,) = quiz.quizzes(book)
+    assert [q.room for q in found.questions] == [True, False, True, False, True]
+    assert {lesson: [q.text for q in questions] for lesson, questions in found.room_lessons().items()} == {
+        "notebooks/one/first": ["Question 0?"], "notebooks/one/last": ["Question 2?", "Question 4?"]}
+    source = render.data_source(found, found.lessons()["notebooks/one/last"], book)
+    assert source.count("   room: yes") == 2
+    assert [q["room"] for q in render.read_back(source.split('"""')[1], book)] == [False, True, False, True]
+    page = render.room_page(book)
+    assert "Question 2?" in page and "Question 4?" in page and "Question 1?" not in page and "Question 3?" not in page
 
 
 @pytest.mark.parametrize(("change", "message"), [
@@ -176,6 +234,18 @@ def test_a_valid_quiz_is_read(tmp_path: Path, good_notebook: dict[str, Any]) -> 
     (lambda q: q["questions"][0].update(choices=["same", "same"]), "question 1: two choices are the same"),
     (lambda q: q["questions"][0].update(choices=["only"]), "'choices' must be a list of 2 to 6 choices"),
     (lambda q: q.update(title="extra"), "must hold one key, 'questions'"),
+    (lambda q: q["questions"][0].update(room="yes"), "question 1: 'room' may only be true"),
+    (lambda q: q["questions"][0].update(room=False), "question 1: 'room' may only be true"),
+    (lambda q: q["questions"][0].update(extra=1), "question 1: needs exactly the keys"),
+    (lambda q: [q["questions"].append({**q["questions"][1], "text": "Question 3?"}),
+                [item.update(room=True) for item in q["questions"][1:]]],
+     "lesson 'last' has 3 questions and marks 3 'room: true' (question 2, 3, 4); a room is asked exactly "
+     "ROOM_QUESTIONS = 2"),
+    (lambda q: [q["questions"].append({**q["questions"][1], "text": "Question 3?"}),
+                q["questions"][1].update(room=True)],
+     "lesson 'last' has 3 questions and marks 1 'room: true' (question 2)"),
+    (lambda q: q["questions"].append({**q["questions"][1], "text": "Question 3?"}),
+     "lesson 'last' has 3 questions and marks 0 'room: true'; a room is asked exactly"),
 ])
 def test_invalid_quizzes_get_clear_errors(tmp_path: Path, good_notebook: dict[str, Any], change: Any,
                                           message: str) -> None:
@@ -280,6 +350,7 @@ def test_attach_asks_each_question_in_its_lesson_once(tmp_path: Path, good_noteb
     assert render.attach(book) == [], "a second attach changes nothing"
     data_file = yaml.safe_load(yaml.safe_dump(GOOD))
     data_file["questions"][0]["lesson"] = "last"
+    data_file["questions"][0]["room"] = data_file["questions"][2]["room"] = True
     _write(book, data_file)
     assert render.attach(book) == [first, last]
     assert len(read_notebook(first)["cells"]) == before, "a lesson left without questions loses its quiz cells"
@@ -290,7 +361,8 @@ def test_list_names_chapter_questions_and_lesson(capsys: pytest.CaptureFixture[s
     assert quiz_main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(ASKED)
-    assert lines[0].split() == ["batched-eigh", "5", "question(s)", "notebooks/batched-eigh/batched-eigh.ipynb"]
+    assert lines[0].split() == ["batched-eigh", "5", "question(s),", "2", "in", "a", "room",
+                                "notebooks/batched-eigh/batched-eigh.ipynb"]
 
 
 def test_the_quizzes_are_in_the_repository_root() -> None:

@@ -16,15 +16,21 @@ LABELS = {
 
 
 def read_quiz(text):
-    """Questions as dicts: text, choices, answer (an index) and reason."""
+    """Questions as dicts: text, choices, answer (an index), reason, room."""
     import re
 
     questions, field = [], None
     for line in text.strip().splitlines():
-        item = re.match(r"(\d+)\. |   ([a-f])\) |   answer: |   why: ", line)
+        item = re.match(
+            r"(\d+)\. |   ([a-f])\) |   answer: |   why: |   room: yes$", line
+        )
         if item and item.group(1):
-            questions.append(dict(text="", choices=[], answer=None, reason=""))
+            question = dict(text="", choices=[], answer=None, reason="", room=False)
+            questions.append(question)
             field = "text"
+        elif item and "room" in item.group(0):
+            questions[-1]["room"] = True
+            continue
         elif item and item.group(2):
             questions[-1]["choices"].append("")
             field = "choice"
@@ -120,10 +126,13 @@ def quiz_form(questions, widgets, room=False, labels=LABELS):
 def show_quiz(text, room=False, labels=None):
     """Show a quiz; return its answer form (None without ipywidgets).
 
-    `room=True`, for a projector: no answers until the instructor reveals them.
+    `room=True`, for a projector: only the questions marked "room: yes", and
+    no answers until the instructor reveals them.
     `labels`: the quiz's own words in another language (keys of LABELS)."""
     labels = {**LABELS, **(labels or {})}
-    questions = read_quiz(text)
+    questions = [q for q in read_quiz(text) if q["room"] or not room]
+    if not questions:
+        raise ValueError("no question to ask: in room mode, mark some 'room: yes'")
     display(static_quiz(questions, room, labels))
     try:
         import ipywidgets

@@ -10,6 +10,11 @@ the stem of the chapter's notebook that teaches the question, `answer` the index
         choices: [CUDA, XPU, MPS]
         answer: 1
         reason: "Only XPU registers an implementation, in 2.12.0."
+        room: true
+
+A room (the room page, `show_quiz(QUIZ, room=True)`) asks at most ROOM_QUESTIONS questions of a lesson: every
+question of a lesson that has ROOM_QUESTIONS or fewer, and of a lesson with more, exactly ROOM_QUESTIONS, each
+marked `room: true` (the key is left out of the others). Self-study asks every question.
 
 YAML reads an unquoted ` #` as the start of a comment and drops the rest of the line without a word, so a quiz file
 may hold comments only in its header, above `questions:`; anywhere else a comment is an error. Quote a value that
@@ -44,6 +49,7 @@ class Question:
     answer: int
     reason: str
     lesson: str  # the _toc.yml entry of the notebook that asks it, e.g. notebooks/graphs/cond-in-graphs
+    room: bool = False  # asked in a room too (marked `room: true`, or one of a lesson's ROOM_QUESTIONS or fewer)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -59,6 +65,10 @@ class Quiz:
         for question in self.questions:
             found.setdefault(question.lesson, []).append(question)
         return {lesson: tuple(questions) for lesson, questions in found.items()}
+
+    def room_lessons(self) -> dict[str, tuple[Question, ...]]:
+        """Each lesson's questions that a room is asked (at most ROOM_QUESTIONS), in the quiz's order."""
+        return {lesson: tuple(q for q in questions if q.room) for lesson, questions in self.lessons().items()}
 
 
 def _text(value: Any, where: str, one_line: bool = True) -> str:
@@ -122,9 +132,13 @@ def parse(data: Any, path: Path, notebooks: tuple[str, ...]) -> tuple[Question, 
     for number, item in enumerate(found, 1):
         where = f"{name}, question {number}"
         keys = {"lesson", "text", "choices", "answer", "reason"}
-        if not isinstance(item, dict) or set(item) != keys:
+        if not isinstance(item, dict) or not keys <= set(item) <= keys | {"room"}:
             got = sorted(item) if isinstance(item, dict) else type(item).__name__
-            raise CourseError(f"{where}: needs exactly the keys {sorted(keys)} (got {got})")
+            raise CourseError(f"{where}: needs exactly the keys {sorted(keys)}, and 'room' where a room asks it "
+                              f"(got {got})")
+        if item.get("room", True) is not True:
+            raise CourseError(f"{where}: 'room' may only be true (leave it out where a room does not ask the "
+                              f"question); got {item['room']!r}")
         choices = item["choices"]
         if not isinstance(choices, list) or not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
             raise CourseError(f"{where}: 'choices' must be a list of {MIN_CHOICES} to {MAX_CHOICES} choices")
@@ -140,8 +154,29 @@ def parse(data: Any, path: Path, notebooks: tuple[str, ...]) -> tuple[Question, 
             raise CourseError(f"{where}: 'lesson' must name one of the chapter's notebooks ({', '.join(stems)}); "
                               f"got {item['lesson']!r}")
         questions.append(Question(_text(item["text"], f"{where}, text"), texts, answer,
-                                  _text(item["reason"], f"{where}, reason"), stems[item["lesson"]]))
-    return tuple(questions)
+                                  _text(item["reason"], f"{where}, reason"), stems[item["lesson"]],
+                                  "room" in item))
+    return _room(questions, name)
+
+
+def _room(questions: list[Question], name: str) -> tuple[Question, ...]:
+    """The questions with `room` resolved: all of a lesson with ROOM_QUESTIONS or fewer, else exactly the marked
+    ROOM_QUESTIONS (a CourseError naming the lesson and its marked questions otherwise)."""
+    numbers: dict[str, list[int]] = {}
+    for number, question in enumerate(questions, 1):
+        numbers.setdefault(question.lesson, []).append(number)
+    resolved = []
+    for number, question in enumerate(questions, 1):
+        lesson = numbers[question.lesson]
+        marked = [n for n in lesson if questions[n - 1].room]
+        stem = question.lesson.rsplit("/", 1)[-1]
+        if len(lesson) > ROOM_QUESTIONS and len(marked) != ROOM_QUESTIONS:
+            which = f" (question {', '.join(map(str, marked))})" if marked else ""
+            raise CourseError(f"{name}: lesson {stem!r} has {len(lesson)} questions and marks {len(marked)} "
+                              f"'room: true'{which}; a room is asked exactly ROOM_QUESTIONS = {ROOM_QUESTIONS} "
+                              "of a lesson with more, so mark that many")
+        resolved.append(dataclasses.replace(question, room=len(lesson) <= ROOM_QUESTIONS or number in marked))
+    return tuple(resolved)
 
 
 def chapter_title(root: Path, entry: str) -> str:

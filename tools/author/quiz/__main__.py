@@ -1,12 +1,14 @@
 """The quiz's command line: list the lessons with questions, attach their quiz cells, write the room page.
 
-    python -m tools.author.quiz list            every lesson with questions: chapter, lesson, number of questions
+    python -m tools.author.quiz list            every lesson with questions: chapter, number of questions (and of
+                                                those a room is asked), lesson
     python -m tools.author.quiz attach          give each lesson with questions a "## Self-check quiz" section: the
                                                 stamped quiz runtime (tools/snippets/quiz.py) and a cell of its
                                                 questions as data; remove quiz cells where a lesson has none
     python -m tools.author.quiz attach --check  exit 1 and name each notebook whose quiz cells differ
-    python -m tools.author.quiz room            write instructors/quiz-room.md: every question without its answer,
-                                                for a projector or a printout; the instructor opens each answer
+    python -m tools.author.quiz room            write instructors/quiz-room.md: each lesson's room questions (at
+                                                most ROOM_QUESTIONS) without their answers, for a projector or a
+                                                printout; the instructor opens each answer
     python -m tools.author.quiz room --check    exit 1 when that page is stale
 
 The quiz files are described in tools/author/quiz/__init__.py, what is written in tools/author/quiz/render.py.
@@ -35,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "list":
             for entry, (quiz, questions) in lesson_questions().items():
-                print(f"{quiz.chapter:24} {len(questions)} question(s)  {entry}.ipynb")
+                room = sum(question.room for question in questions)
+                print(f"{quiz.chapter:24} {len(questions)} question(s), {room} in a room  {entry}.ipynb")
         elif args.command == "attach" and args.check:
             stale = list(expected_notebooks())
             for path in stale:

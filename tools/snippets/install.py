@@ -75,8 +75,8 @@ def install_taught_torch() -> None:
         print("Installed. The runtime restarts: run the notebook again from the top.")
         import IPython
 
-        kernel = IPython.Application.instance().kernel  # type: ignore[attr-defined]
-        kernel.do_shutdown(True)
+        app = IPython.Application.instance()
+        app.kernel.do_shutdown(True)  # type: ignore[attr-defined]  # IPKernelApp has it
     else:
         raise RuntimeError(
             f"This course runs on PyTorch {TAUGHT_TORCH}; this runtime has "

@@ -193,16 +193,21 @@ def write_record(folder: Path, record: dict[str, Any]) -> Path:
     return save_record(folder / record_name(notebook), record)
 
 
+def checked(path: Path, record: Any) -> dict[str, Any]:
+    """The record read from `path` if it follows the schema; else a CourseError of one line naming file and field."""
+    errors = problems(record)
+    if errors:
+        raise CourseError(f"{path}: {'; '.join(errors)}")
+    return dict(record)
+
+
 def read_record(path: Path) -> dict[str, Any]:
     """One record, checked against the schema; a CourseError of one line naming the file and the field."""
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise CourseError(f"{path}: not valid JSON ({error})") from error
-    errors = problems(record)
-    if errors:
-        raise CourseError(f"{path}: {'; '.join(errors)}")
-    return dict(record)
+    return checked(path, record)
 
 
 def load_records(folder: Path) -> list[tuple[Path, dict[str, Any]]]:

@@ -38,9 +38,7 @@ def measured_seconds(paths: list[Path], root: Path = ROOT) -> dict[str, float]:
             raise CourseError(f"{file}: not a JSON run record ({error})") from error
         if not isinstance(record, dict) or "notebook" not in record or "seconds" not in record:
             continue  # another kind of JSON file (a benchmark result, for example)
-        errors = runs.problems(record)
-        if errors:
-            raise CourseError(f"{file}: {'; '.join(errors)}")
+        record = runs.checked(file, record)
         if record["outcome"] != "pass":
             continue
         name = Path(record["notebook"]).as_posix()

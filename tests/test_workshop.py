@@ -493,9 +493,9 @@ def test_no_student_copy_opens_a_cell_that_the_book_hides(tmp_path: Path) -> Non
         for index, cell in enumerate(read_notebook(path)["cells"]):
             tags, metadata = set(cell_tags(cell)), cell.get("metadata", {})
             hidden = metadata.get("jupyter", {})
-            if tags & student.HIDES_SOURCE and not (hidden.get("source_hidden") and metadata.get("cellView") == "form"):
+            if tags & lesson.HIDES_SOURCE and not (hidden.get("source_hidden") and metadata.get("cellView") == "form"):
                 open_cells.append(f"{path.name} cell {index}: code open, the book hides it ({sorted(tags)})")
-            if tags & student.HIDES_OUTPUTS and not hidden.get("outputs_hidden"):
+            if tags & lesson.HIDES_OUTPUTS and not hidden.get("outputs_hidden"):
                 open_cells.append(f"{path.name} cell {index}: outputs open, the book hides them ({sorted(tags)})")
     assert not open_cells, "\n".join(open_cells)
 

@@ -26,6 +26,9 @@ _LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
 SOLUTION = "solution"  # the tag of an exercise's solution cell
 LEVELS = ("easy", "medium", "hard")
 # What a student copy has in place of each solution's code (tools/workshop/student.py writes the copies).
+# The book's (myst-nb's) tags that hide a code cell's code, and those that hide its outputs.
+HIDES_SOURCE = frozenset({"hide-input", "remove-input", "hide-cell", "remove-cell"})
+HIDES_OUTPUTS = frozenset({"hide-output", "remove-output", "hide-cell", "remove-cell"})
 STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
 METADATA_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "course-metadata.schema.json").read_text("utf-8"))
 

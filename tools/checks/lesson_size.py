@@ -16,7 +16,7 @@ What counts (CONTRIBUTING.md, "The size of a lesson"): the *teaching cells* of a
 In the teaching cells:
 - *words*: the prose of the markdown cells, without fenced code blocks and footnote definitions (`[^name]: ...`);
 - *visible code lines*: non-blank, non-comment lines of code cells shown in the book, plus fenced code in markdown;
-- *hidden code lines*: the same, of code cells hidden in the book (`hide-input`, `remove-input`, `remove-cell`);
+- *hidden code lines*: the same, of code cells hidden in the book (tools/lesson.py: HIDES_SOURCE);
 - *PR references*: `#12345`, `.../pull/N` or `.../issues/N` in the prose (they belong in footnotes or Sources);
 - *version branches*: code that decides by the torch release (`torch.__version__`, a version tuple such as
   `(2, 13)`) outside cells tagged `version-difference`;
@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
-from tools.lesson import course, exercise_cells, has_exercise
+from tools.lesson import HIDES_SOURCE, course, exercise_cells, has_exercise
 
 # ---- limits (CONTRIBUTING.md, "The size of a lesson") ---------------------------------------------------------
 MAX_WORDS = 1200
@@ -68,7 +68,6 @@ FOOTNOTE = re.compile(r"^\[\^[^\]]+\]:.*$", re.MULTILINE)
 PR_REFERENCE = re.compile(r"(?<!&)#\d{4,}\b|/pull/\d+|/issues/\d+")
 VERSION_BRANCH = re.compile(r"__version__|\(\s*2\s*,\s*1\d\s*\)|TorchVersion|version\.parse")
 DECIDES = re.compile(r"^\s*(if|elif|while|assert)\b|\bif\b.*\belse\b|[<>]=?|==|!=")
-HIDDEN = {"hide-input", "remove-input", "remove-cell"}
 VERSION_TAG = "version-difference"
 TYPED_TAG = "typed-live"
 
@@ -177,7 +176,7 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
             size.pr_references += len(PR_REFERENCE.findall(prose))
         elif cell["cell_type"] == "code":
             lines = code_lines(source)
-            if tags & HIDDEN:
+            if tags & HIDES_SOURCE:
                 size.hidden_code += lines
             else:
                 size.visible_code += lines

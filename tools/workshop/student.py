@@ -9,15 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import ROOT, CourseError, cell_tags, notebook_paths, read_notebook, repository_url, write_notebook
-from tools.lesson import STUB, has_solutions
+from tools.lesson import HIDES_OUTPUTS, HIDES_SOURCE, STUB, has_solutions
 
 STUDENT_BRANCH = "student"  # the branch the publish workflow pushes the student copies to (Colab and Binder open them)
 STUDENT_FOLDER = "student"  # the built site's folder of student copies
-
-
-# The book's tags (myst-nb) that hide a cell's code or its outputs, and what a copy collapses for each.
-HIDES_SOURCE = {"hide-input", "remove-input", "hide-cell", "remove-cell"}
-HIDES_OUTPUTS = {"hide-output", "remove-output", "hide-cell", "remove-cell"}
 
 
 def student_version(notebook: dict[str, Any]) -> dict[str, Any]:

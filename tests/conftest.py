@@ -29,6 +29,12 @@ def _markdown(source: str) -> dict[str, Any]:
     return {"cell_type": "markdown", "metadata": {}, "source": source}
 
 
+# A run record's environment on a CPU machine, as tools/records/runs.py's schema wants it.
+CPU_ENVIRONMENT: dict[str, Any] = {"platform": "cpu", "device": "a CPU, 2 threads", "torch": "2.12.0+cpu",
+                                   "torch_build": "CPU", "runtime": "CPU", "driver": None, "python": "3.11.7",
+                                   "os": "Linux", "numpy": "2.4.6"}
+
+
 GOOD_NOTEBOOK: dict[str, Any] = {
     "nbformat": 4,
     "nbformat_minor": 5,

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import CPU_ENVIRONMENT
 from tools.course import PLATFORMS, ROOT, CourseError
 from tools.records import runs
 from tools.records.__main__ import main
@@ -17,11 +18,9 @@ NOTEBOOK = {"cells": [{"cell_type": "code", "source": "print(1)", "metadata": {}
 
 def _record(**changes: Any) -> dict[str, Any]:
     """A record as tools/execute/engine.py writes one under `make test`, with `changes` applied."""
-    environment = {"platform": "cpu", "device": "a CPU, 2 threads", "torch": "2.12.0+cpu", "torch_build": "CPU",
-                   "runtime": "CPU", "driver": None, "python": "3.11.7", "os": "Linux", "numpy": "2.4.6"}
     record = runs.new_record("notebooks/a/b.ipynb", NOTEBOOK, failed_cell=None, seconds=3.456, peak_memory_bytes=2**29,
                              skipped_cells=1, warnings=[{"cell": 0, "category": "UserWarning", "message": "x"}],
-                             env=environment, command="make test")
+                             env=dict(CPU_ENVIRONMENT), command="make test")
     record |= {"exercises": [{"label": "b-one", "ok": True, "wrong_answers": 3, "seconds": 1.2, "problems": []}],
                "wall_seconds": 5.0, "cpu_seconds": 4.0, "steps": "_build/runs/make-test-steps.json"}
     return record | changes

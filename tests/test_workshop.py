@@ -16,6 +16,7 @@ import nbformat
 import pytest
 import yaml
 
+from tests.conftest import CPU_ENVIRONMENT
 from tools import lesson
 from tools.checks import conventions, lesson_size
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
@@ -381,16 +382,12 @@ def test_the_committed_pages_are_fresh(capsys: pytest.CaptureFixture[str]) -> No
 
 # ---- timings -------------------------------------------------------------------------------------------------------
 
-CPU_ENVIRONMENT = {"platform": "cpu", "device": "x86_64 CPU, 2 threads", "torch": "2.12.0+cpu", "torch_build": "CPU",
-                   "runtime": "CPU", "driver": None, "python": "3.11.7", "os": "Linux", "numpy": "2.4.6"}
-
-
 def record(folder: Path, name: str, notebook: str, seconds: float, outcome: str = "pass") -> None:
     """A run record as the engine writes it (tools/records/runs.py), for `notebook`."""
     folder.mkdir(parents=True, exist_ok=True)
     failed = {"index": 3, "error": "AssertionError"} if outcome == "fail" else None
     made = runs_record.new_record(notebook, {"cells": []}, failed_cell=failed, seconds=seconds, peak_memory_bytes=0,
-                                  skipped_cells=0, warnings=[], env=CPU_ENVIRONMENT, command="test")
+                                  skipped_cells=0, warnings=[], env=dict(CPU_ENVIRONMENT), command="test")
     runs_record.save_record(folder / name, made)
 
 

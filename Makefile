@@ -188,7 +188,7 @@ workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages
 
 student: $(VENV)/.book-deps
-	$(PY) -m tools.workshop student
+	$(PY) -m tools.workshop student $(if $(TRACK),--track $(TRACK)) $(if $(DAY),--day $(DAY))
 
 scan: $(VENV)/.book-deps
 	$(PY) -m torch_upgrade_scan --exclude 'tests/fixtures/*' .

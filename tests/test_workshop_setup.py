@@ -288,3 +288,12 @@ def test_a_question_asked_in_one_page_only_is_found() -> None:
     document = "## Mid-day check\n\n(fill in)\n\n- Clear? (a word)\n- Pace, too fast?\n\n## End\n\n- note\n"
     assert mid_day_questions(check) == ["Clear? (a word)", "Pace?"]
     assert shared_document_questions(document) == ["Clear? (a word)", "Pace, too fast?"]
+
+
+def test_the_lab_carries_the_days_student_copies() -> None:
+    """The image copies the student copies `make student TRACK=... DAY=...` writes, and says how to write them."""
+    copied = [arguments.split() for name, arguments in dockerfile_instructions(DOCKERFILE.read_text())
+              if name == "COPY"]
+    assert ["--chown=learner", "_build/student/", "/home/learner/course/student/"] in copied
+    for page in (DOCKERFILE, ROOT / "lab" / "README.md"):
+        assert re.search(r"make student TRACK=\w+ DAY=(half|full)", page.read_text()), page

@@ -27,6 +27,12 @@ a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run 
 the summary + 1.5 minutes of questions per new idea (the bullets of "What you will learn"), rounded up to 5 minutes.
 Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). The README says how the rule compares
 with lessons timed by a careful read-through.
+
+The room terms (ROOM_TIMING), which a workshop's schedule adds to a lesson's teaching and exercise minutes and the
+30-minute limit does not count (they measure the room, not the lesson): RUN_ALONG_SECONDS per visible code cell that
+learners run along (waiting for the slowest laptop, looking at the output together), a debrief of each exercise by
+level (DEBRIEF_MINUTES, the solution gone over with the room), and a minute per self-check question asked in room
+mode. Their source: an instructor's plan of the CPU tracks (CONTRIBUTING.md, "The timing rule").
 """
 
 from __future__ import annotations
@@ -56,10 +62,16 @@ FRAMING_MINUTES = 2  # the header and the summary, presented
 QUESTION_MINUTES_PER_IDEA = 1.5  # questions on each new idea, one per bullet of "What you will learn"
 ROUND_TO = 5
 FLOOR_MINUTES = {"easy": 5, "medium": 10, "hard": 15}  # the least time a room needs per exercise, by level
+RUN_ALONG_SECONDS = 50  # per visible code cell a room runs along: fitted to an instructor's plan (CONTRIBUTING.md)
+DEBRIEF_MINUTES = {"easy": 3, "medium": 4, "hard": 5}  # the solution gone over with the room, per exercise by level
+ROOM_QUIZ_MINUTES = 1  # per self-check question asked in room mode: read, vote, the answer
 TIMING = (f"teaching minutes = words / {SPEAKING_WPM} + visible code lines / {CODE_LINES_PER_MINUTE} + lines typed "
           f"live / {TYPED_LINES_PER_MINUTE} + cold-cache run minutes + {FRAMING_MINUTES} (header, summary) + "
           f"{QUESTION_MINUTES_PER_IDEA} per objective (questions), rounded up to {ROUND_TO}; exercise minutes at "
           f"least {', '.join(f'{m} ({level})' for level, m in FLOOR_MINUTES.items())} per exercise")
+ROOM_TIMING = (f"a room adds {RUN_ALONG_SECONDS} s per visible code cell learners run along, a debrief of "
+               f"{', '.join(f'{m} ({level})' for level, m in DEBRIEF_MINUTES.items())} minutes per exercise done, and "
+               f"{ROOM_QUIZ_MINUTES} minute per self-check question asked in room mode")
 
 CLOSING = re.compile(r"^(#{1,6})\s+(summary|sources|further reading|self-check quiz|clean up)\b", re.IGNORECASE)
 HEADING = re.compile(r"^(#{1,6})\s+\S", re.MULTILINE)
@@ -77,6 +89,7 @@ class LessonSize:
     path: Path
     words: int = 0
     visible_code: int = 0
+    visible_cells: int = 0  # code cells shown in the book, each of which a room runs along
     hidden_code: int = 0
     typed_code: int = 0
     pr_references: int = 0
@@ -91,6 +104,11 @@ class LessonSize:
                + self.typed_code / TYPED_LINES_PER_MINUTE + self.run_seconds / 60
                + FRAMING_MINUTES + QUESTION_MINUTES_PER_IDEA * self.objectives)
         return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
+
+    @property
+    def run_along_minutes(self) -> int:
+        """The room's run-along term: RUN_ALONG_SECONDS per visible code cell, rounded to the nearest minute."""
+        return round(self.visible_cells * RUN_ALONG_SECONDS / 60)
 
     def problems(self) -> list[str]:
         found = []
@@ -158,8 +176,36 @@ def teaching_cells(notebook: dict[str, Any], path: Path) -> list[dict[str, Any]]
     return [cell for index, cell in enumerate(cells) if index not in skipped]
 
 
-def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
-    """The size of one lesson; the run time comes from `course.timing.seconds` unless given."""
+def section_cells(notebook: dict[str, Any], heading: str, path: Path) -> list[dict[str, Any]]:
+    """The cells of the section under the markdown heading whose text is `heading` (without its #s), up to the next
+    heading of the same or a higher level; a CourseError where the notebook has no such heading."""
+    found: list[dict[str, Any]] = []
+    level = 0
+    for cell in notebook["cells"]:
+        lines = cell_source(cell).splitlines() if cell["cell_type"] == "markdown" else []
+        first = HEADING.match(lines[0]) if lines else None
+        if first and level and len(first.group(1)) <= level:
+            break
+        if first and not level and lines[0][len(first.group(1)):].strip() == heading:
+            level = len(first.group(1))
+        if level:
+            found.append(cell)
+    if not found:
+        raise CourseError(f"{path}: no section headed {heading!r}")
+    return found
+
+
+def section_minutes(path: Path, heading: str) -> int:
+    """The rule's minutes of one section, room terms included (words, code read and typed, run-along cells), rounded
+    to the minute: what a room saves by skipping it."""
+    size = measure(path, run_seconds=0.0, section=heading)
+    return round(size.words / SPEAKING_WPM + size.visible_code / CODE_LINES_PER_MINUTE
+                 + size.typed_code / TYPED_LINES_PER_MINUTE + size.visible_cells * RUN_ALONG_SECONDS / 60)
+
+
+def measure(path: Path, run_seconds: float | None = None, section: str | None = None) -> LessonSize:
+    """The size of one lesson (or of one section of it: `section` names its heading); the run time comes from
+    `course.timing.seconds` unless given."""
     notebook = read_notebook(path)
     if run_seconds is None:
         timing = course(notebook).get("timing", {})
@@ -167,7 +213,11 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
     size = LessonSize(path=path, run_seconds=run_seconds, objectives=objectives(notebook))
     sources = [cell_source(cell) for cell in notebook["cells"]]
     size.appended_scripts = sum("%%writefile -a" in text or "%%writefile --append" in text for text in sources)
-    for cell in teaching_cells(notebook, path):
+    cells = teaching_cells(notebook, path)
+    if section is not None:
+        within = {id(cell) for cell in section_cells(notebook, section, path)}
+        cells = [cell for cell in cells if id(cell) in within]
+    for cell in cells:
         source, tags = cell_source(cell), set(cell_tags(cell))
         if cell["cell_type"] == "markdown":
             prose = FOOTNOTE.sub("", FENCE.sub("", source))
@@ -180,6 +230,7 @@ def measure(path: Path, run_seconds: float | None = None) -> LessonSize:
                 size.hidden_code += lines
             else:
                 size.visible_code += lines
+                size.visible_cells += 1 if lines else 0
             if TYPED_TAG in tags:
                 size.typed_code += lines
             if VERSION_TAG not in tags:

@@ -12,6 +12,9 @@
                                                    metadata (and the others none); --check only reports
     python -m tools.workshop student [OUT]         write student notebooks (solutions replaced by a stub) to OUT
                                                    (default: _build/student/)
+    python -m tools.workshop student [OUT] --track ROOM --day half|full
+                                                   only the notebooks of that room's day (its lessons and the
+                                                   pre-flight); ROOM is a key of tools/workshop/rooms.yml
 
 Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
 rooms and objectives in tools/workshop/rooms.yml, so the tracks and the index follow the book as it changes.
@@ -32,8 +35,10 @@ from pathlib import Path
 from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
 from tools.workshop.colab import colab_problems, colab_runtime
 from tools.workshop.pages import schedules_section, stale_pages, write_pages
+from tools.workshop.rooms import tables
 from tools.workshop.student import write_student_notebooks
 from tools.workshop.timing import print_timings, timings, write_timing
+from tools.workshop.tracks import taught_entries, tracks
 
 
 def parser() -> argparse.ArgumentParser:
@@ -54,7 +59,26 @@ def parser() -> argparse.ArgumentParser:
     student = commands.add_parser("student", help="write student notebooks")
     student.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "student",
                          help="folder for the student notebooks (default: _build/student/)")
+    student.add_argument("--track", metavar="ROOM", help="only the notebooks of this room's day (with --day)")
+    student.add_argument("--day", metavar="half|full", help="the day of --track: half or full")
     return found
+
+
+def day_entries(room_key: str | None, day: str | None) -> set[str] | None:
+    """The notebooks a room's day hands out (its lessons, breakout parts included, and the pre-flight), or None for
+    every notebook; a CourseError for an unknown room or day."""
+    if room_key is None and day is None:
+        return None
+    if room_key is None or day is None:
+        raise CourseError("--track and --day go together: for example --track cpu --day half")
+    keys = [room.key for room in tables().rooms]
+    if room_key not in keys:
+        raise CourseError(f"unknown room {room_key!r}: one of {', '.join(keys)} (tools/workshop/rooms.yml)")
+    if day not in ("half", "full"):
+        raise CourseError(f"unknown day {day!r}: half or full")
+    (track,) = [t for t in tracks() if t.room.key == room_key and t.day == day]
+    taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
+    return taught | {tables().preflight}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.out.exists() and not args.out.is_dir():
                 raise CourseError(f"{args.out}: exists and is not a folder")
-            written = write_student_notebooks(args.out)
+            written = write_student_notebooks(args.out, entries=day_entries(args.track, args.day))
             print(f"wrote {len(written)} student notebook(s) under {args.out}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)

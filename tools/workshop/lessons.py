@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 from tools.author import quiz
+from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, cell_source, notebook_paths, read_notebook, toc_files
 from tools.lesson import checked_course, labelled_exercise_blocks
 from tools.lesson import course as course_metadata
+from tools.workshop.rooms import tables
 
-QUIZ_MINUTES = 1  # per self-check question a lesson asks (tools/author/quiz/): read, answer, discuss
+QUIZ_MINUTES = lesson_size.ROOM_QUIZ_MINUTES  # per self-check question asked in room mode (tools/author/quiz/)
+OPTIONAL_LEVELS = frozenset({"hard"})  # exercises a track leaves optional by default (homework, early finishers)
 PREREQUISITES = re.compile(r"\*\*Prerequisites\*\*:(.*?)(?:\n\n|$)", re.DOTALL)
 DOC_LINK = re.compile(r"\{doc\}`(?:[^`<]*<)?([^`>]+)>?`")
 
@@ -26,24 +29,29 @@ class Lesson:
     teaching: int
     exercises: int
     platforms: tuple[str, ...] = ()
-    short_exercise: int = 0  # minutes of the notebook's shortest exercise: the one a half day keeps
-    exercise_list: tuple[tuple[str, int], ...] = ()  # (label, minutes), shortest first: what a day keeps, in order
+    short_exercise: int = 0  # minutes of the shortest exercise a track counts: the one a half day keeps
+    exercise_list: tuple[tuple[str, int, int], ...] = ()  # (label, minutes, debrief) a track counts, shortest first
     prerequisites: tuple[str, ...] = ()  # entries of the lessons its Prerequisites line links to
-    questions: int = 0  # self-check questions it asks (tools/author/quiz/)
+    questions: int = 0  # self-check questions it asks in room mode (tools/author/quiz/, at most ROOM_QUESTIONS)
     parallel: tuple[Lesson, ...] = ()  # a breakout: these lessons side by side, one per group
+    run_along: int = 0  # the room's run-along minutes (lesson_size: RUN_ALONG_SECONDS per visible code cell)
+    optional: tuple[tuple[str, int], ...] = ()  # (label, minutes) of the exercises left optional (OPTIONAL_LEVELS)
+    walk_through: bool = False  # shown by the instructor in a short slot: no run-along, exercises or quiz
+    overlaps: tuple[tuple[str, str, int], ...] = ()  # (section, the lesson that teaches it too, its rule minutes)
 
     @property
     def minutes(self) -> int:
-        return self.teaching + self.exercises + self.questions * QUIZ_MINUTES
+        """Its room minutes with every exercise a track counts (the optional ones left out)."""
+        return (self.teaching + self.run_along + sum(m + debrief for _, m, debrief in self.kept(self.exercise_count))
+                + self.questions * QUIZ_MINUTES)
 
-    def kept(self, count: int) -> tuple[tuple[str, int], ...]:
+    def kept(self, count: int) -> tuple[tuple[str, int, int], ...]:
         """The `count` shortest exercises, the ones a day keeps when it cannot take them all."""
-        listed = self.exercise_list or (("", self.exercises),)
-        return listed[:count]
+        return self.exercise_list[:count]
 
     @property
     def exercise_count(self) -> int:
-        return len(self.exercise_list) or 1
+        return len(self.exercise_list)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -90,10 +98,12 @@ def prerequisites(notebook: dict[str, Any], entry: str) -> tuple[str, ...]:
 
 
 def questions_asked(root: Path) -> dict[str, int]:
-    """Self-check questions per lesson entry (tools/author/quiz/); none where the book has no quizzes."""
+    """Self-check questions per lesson entry that a room is asked (tools/author/quiz/, room mode: at most
+    ROOM_QUESTIONS); none where the book has no quizzes."""
     if not (root / quiz.QUIZZES).is_dir():
         return {}
-    return {entry: len(questions) for entry, (_, questions) in quiz.lesson_questions(root).items()}
+    return {entry: min(len(questions), quiz.ROOM_QUESTIONS)
+            for entry, (_, questions) in quiz.lesson_questions(root).items()}
 
 
 def read_lesson(root: Path, entry: str, asked: dict[str, int] | None = None) -> tuple[Lesson, dict[str, Any]]:
@@ -104,11 +114,19 @@ def read_lesson(root: Path, entry: str, asked: dict[str, int] | None = None) -> 
     if not (isinstance(minutes, dict) and all(isinstance(minutes.get(k), int) for k in ("teaching", "exercises"))):
         raise CourseError(f"{path}: metadata course.minutes must give whole 'teaching' and 'exercises' minutes")
     listed = exercise_metadata(notebook, path)
-    ordered = tuple(sorted(((item["label"], item["minutes"]) for item in listed or ()), key=lambda e: e[1]))
-    shortest = ordered[0][1] if ordered else minutes["exercises"]
+    if listed is None:  # no course.exercises: the minutes as one exercise of unknown level, debriefed as a medium one
+        listed = [{"label": "", "minutes": minutes["exercises"], "level": "medium"}] if minutes["exercises"] else []
+    debrief = lesson_size.DEBRIEF_MINUTES
+    counted = tuple(sorted(((item["label"], item["minutes"], debrief.get(item["level"], debrief["medium"]))
+                            for item in listed if item["level"] not in OPTIONAL_LEVELS), key=lambda e: e[1]))
+    optional = tuple((item["label"], item["minutes"]) for item in listed if item["level"] in OPTIONAL_LEVELS)
+    size = lesson_size.measure(path)
+    overlaps = tuple((section, taught_in, lesson_size.section_minutes(path, section))
+                     for section, taught_in in tables().overlaps.get(entry, ()))
     lesson = Lesson(entry, notebook_title(notebook, path), minutes["teaching"], minutes["exercises"],
-                    tuple(course.get("platforms", ())), shortest, ordered, prerequisites(notebook, entry),
-                    (asked or {}).get(entry, 0))
+                    tuple(course.get("platforms", ())), counted[0][1] if counted else 0, counted,
+                    prerequisites(notebook, entry), (asked or {}).get(entry, 0), (), size.run_along_minutes, optional,
+                    overlaps=overlaps)
     return lesson, notebook
 
 

@@ -12,7 +12,7 @@ from tools.lesson import has_solutions
 from tools.workshop.lessons import exercises, lesson_entries
 from tools.workshop.rooms import tables
 from tools.workshop.student import student_links
-from tools.workshop.tracks import COVER_MINUTES, START, Slot, Track, tracks
+from tools.workshop.tracks import COVER_MINUTES, START, WALK_THROUGH, Slot, Track, cut_plan, tracks
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
@@ -33,30 +33,60 @@ def doc_link(entry: str) -> str:
 
 
 def slot_minutes(slot: Slot) -> str:
-    """'45 (25 + 15 + quiz 3 + setup 2)': teaching, exercises, then whatever else the slot holds."""
+    """'52 (25 + 10 + run-along 9 + debrief 4 + quiz 2 + setup 2)': teaching, exercises, then the room's terms and
+    whatever else the slot holds, less the sections it skips."""
     assert slot.lesson is not None
+    if slot.lesson.walk_through:
+        return f"{slot.minutes} (walk-through)"
     parts = [str(slot.lesson.teaching), str(slot.exercises)]
-    parts += [f"{what} {minutes}" for what, minutes in (("quiz", slot.quiz), ("setup", slot.setup),
-                                                         ("cover", COVER_MINUTES * len(slot.covers))) if minutes]
-    return f"{slot.minutes} ({' + '.join(parts)})"
+    parts += [f"{what} {minutes}" for what, minutes in (
+        ("run-along", slot.run_along), ("debrief", slot.debrief), ("quiz", slot.quiz), ("setup", slot.setup),
+        ("cover", COVER_MINUTES * len(slot.covers))) if minutes]
+    return f"{slot.minutes} ({' + '.join(parts)}{f' - skip {slot.skip}' if slot.skip else ''})"
+
+
+def code_label(label: str) -> str:
+    return f"`{label}`" if "`" not in label and " " not in label else label
+
+
+def cut_list(track: Track) -> str:
+    """The day's cut plan as a numbered list, each cut with its minutes and the running total."""
+    rows, total = [], 0
+    for number, cut in enumerate(cut_plan(track), 1):
+        total += cut.minutes
+        if cut.what == "lesson":
+            what = f"Move {doc_link(cut.entry)} to a second session"
+        elif cut.what == "exercise":
+            what = f"Give {code_label(cut.label)} of {doc_link(cut.entry)} as homework"
+        else:
+            what = "Ask one self-check question a lesson instead of two"
+        rows.append(f"{number}. {what}: {cut.minutes} min ({total} in all).")
+    return "\n".join(rows)
 
 
 def track_table(track: Track) -> str:
-    rows = ["| time | session | minutes (teaching + exercises + extras) | objective |", "| --- | --- | --- | --- |"]
+    rows = ["| time | session | minutes (teaching + exercises + room terms) | objective |",
+            "| --- | --- | --- | --- |"]
     notes = []
     part_needs, covers = tables().part_needs, tables().covers
     for slot in track.slots:
         if not slot.lesson:
-            rows.append(f"| {clock_time(slot.start)} | *{slot.what}* | {slot.minutes} | |")
+            what = "Mid-day check ({doc}`../instructors/mid-day-check`)" if slot.what == "Mid-day check" else slot.what
+            rows.append(f"| {clock_time(slot.start)} | *{what}* | {slot.minutes} | |")
             continue
         lesson = slot.lesson
         mark = ""
-        if lesson.entry in part_needs and part_needs[lesson.entry][0] not in track.room.platforms:
+        if lesson.entry in part_needs and part_needs[lesson.entry][0] not in track.room.platforms \
+                and not lesson.walk_through:
             mark = " (see note)"
             notes.append(f"{doc_link(lesson.entry)}: {part_needs[lesson.entry][1]}.")
         for entry in slot.covers:
             mark = " (see note)"
             notes.append(f"{doc_link(lesson.entry)} starts with five minutes on {doc_link(entry)}: {covers[entry]}.")
+        if slot.skipped:
+            mark = " (see note)"
+            notes.append(f"{doc_link(lesson.entry)} skips " + " and ".join(f"“{section}”" for section in slot.skipped)
+                         + ", taught earlier in the day.")
         session = doc_link(lesson.entry)
         if lesson.parallel:
             session = "breakout: " + " / ".join(doc_link(part.entry) for part in lesson.parallel)
@@ -64,31 +94,49 @@ def track_table(track: Track) -> str:
                          "Apple silicon: MPS; AMD: ROCm; Intel GPUs: XPU; CPU-only and Colab: know your "
                          "accelerator), led by a helper, while the instructor moves between groups; the slot is as "
                          "long as the longest of them.")
+        if lesson.walk_through:
+            session = f"walk-through: {session}"
         if slot.kept:
-            session += " (keeps " + ", ".join(f"`{label}`" if "`" not in label and " " not in label else label
-                                               for label in slot.kept) + ")"
+            session += " (keeps " + ", ".join(code_label(label) for label in slot.kept) + ")"
+        if lesson.optional:
+            session += " (optional: " + ", ".join(code_label(label) for label, _ in lesson.optional) + ")"
         rows.append(f"| {clock_time(slot.start)} | {session}{mark} | {slot_minutes(slot)} | {slot.objective} |")
     taught = sum(s.minutes for s in track.slots if s.lesson)
     text = "\n".join(rows)
     text += (f"\n\nFrom {clock_time(START)} to {clock_time(track.end)}: {duration(track.length)}, "
              f"{taught} minutes of lessons.")
     if track.day == "half":
-        text += (" A half day keeps each lesson's shortest exercise while the day allows (always the flagship's and "
-                 "the migration lessons'), and has no room for the graphs and distributed objectives; give the "
-                 "other exercises as homework.")
+        text += (f" A half day shows the lessons marked walk-through in {WALK_THROUGH} minutes on the projector, "
+                 "keeps each lesson's shortest exercise while the day allows (always the flagship's and the "
+                 "migration lessons'), and has no room for the graphs and distributed objectives; give the other "
+                 "exercises as homework.")
     elif any(slot.kept for slot in track.slots):
-        text += " Where a lesson keeps fewer exercises than it has, the table names the ones it keeps."
+        text += " Where a lesson keeps fewer exercises than it counts, the table names the ones it keeps."
     if track.left_out:
         text += " Not in this day (a second session): " + ", ".join(
             f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
     if notes:
         text += "\n\nNote: " + " ".join(notes)
-    return text
+    text += ("\n\nWhen the room runs late, cut in this order, then what each lesson's instructor notes list under "
+             "\"Cut when late\" ({doc}`../instructors/index`):")
+    cuts = cut_list(track)
+    return text + ("\n\n" + cuts if cuts else "")
 
 
 def objectives_section() -> str:
     return "\n".join(f"- **{o.key}**: {o.text};" + ("" if o.half_day else " (full day only)")
                      for o in tables().objectives)
+
+
+def overlaps_section(root: Path = ROOT) -> str:
+    """The sections a track skips where an earlier lesson of the day taught them (overlaps in rooms.yml), with their
+    minutes by the timing rule."""
+    rows = []
+    for entry, sections in tables().overlaps.items():
+        for section, taught_in in sections:
+            minutes = lesson_size.section_minutes(root / f"{entry}.ipynb", section)
+            rows.append(f"- {doc_link(entry)}: “{section}” ({minutes} min), taught in {doc_link(taught_in)};")
+    return "\n".join(rows)
 
 
 def schedules_section(root: Path = ROOT) -> str:
@@ -177,8 +225,11 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
     if BEGIN.format(name="objectives") in text:
         text = replace_section(text, "objectives", objectives_section(), guide)
     text = replace_section(text, "schedules", schedules_section(root), guide)
+    if BEGIN.format(name="overlaps") in text:
+        text = replace_section(text, "overlaps", overlaps_section(root), guide)
     if BEGIN.format(name="timing-rule") in text:
-        text = replace_section(text, "timing-rule", f"**The rule**: {lesson_size.TIMING}.", guide)
+        text = replace_section(text, "timing-rule", f"**The rule**: {lesson_size.TIMING}. **In a room**: "
+                                                    f"{lesson_size.ROOM_TIMING}.", guide)
     if BEGIN.format(name="student-copies") in text:
         text = replace_section(text, "student-copies", student_section(root), guide)
     return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}

@@ -32,6 +32,7 @@ class Objective:
     full_day_only: tuple[str, ...] = ()  # lessons a full day adds to it
     half_day_exercise: bool = False  # a half day keeps this objective's shortest exercise, whatever the clock says
     half_day: bool = True  # False: only a full day has room for it
+    half_day_walk_through: tuple[str, ...] = ()  # its lessons that a half day shows as a short walk-through
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,6 +42,7 @@ class Tables:
     objectives: tuple[Objective, ...]
     part_needs: dict[str, tuple[str, str]]  # lesson: (the platform a part of it needs, the note a room without it gets)
     covers: dict[str, str]  # prerequisite lesson: how to cover it in five minutes where a track does not teach it
+    overlaps: dict[str, tuple[tuple[str, str], ...]]  # lesson: (section heading, the lesson that teaches it too), ...
 
 
 def _text(item: dict[str, Any], key: str, where: str) -> str:
@@ -89,7 +91,20 @@ def _objective(item: dict[str, Any]) -> Objective:
     where = f"objective {item.get('key')!r}"
     return Objective(_text(item, "key", "an objective"), _text(item, "text", where), _entries(item, "lessons", where),
                      _entries(item, "full_day_only", where), _flag(item, "half_day_exercise", where, False),
-                     _flag(item, "half_day", where, True))
+                     _flag(item, "half_day", where, True), _entries(item, "half_day_walk_through", where))
+
+
+def _overlaps(data: dict[str, Any]) -> dict[str, tuple[tuple[str, str], ...]]:
+    listed = data.get("overlaps") or {}
+    if not isinstance(listed, dict):
+        raise CourseError("'overlaps' must map lesson entries to a list of sections and the lessons that teach them")
+    found = {}
+    for entry, sections in listed.items():
+        if not isinstance(sections, list) or not all(isinstance(item, dict) for item in sections):
+            raise CourseError(f"overlaps of {entry} must be a list of mappings with 'section' and 'taught_in'")
+        found[entry] = tuple((_text(item, "section", f"overlaps of {entry}"),
+                              _text(item, "taught_in", f"overlaps of {entry}")) for item in sections)
+    return found
 
 
 def _part_needs(data: dict[str, Any]) -> dict[str, tuple[str, str]]:
@@ -117,7 +132,7 @@ def tables(path: Path = TABLES) -> Tables:
 def checked_tables(data: Any) -> Tables:
     """The tables of rooms.yml's parsed YAML, or a CourseError that says what is wrong."""
     if not isinstance(data, dict):
-        raise CourseError("must be a mapping of preflight, rooms, objectives, part_needs and covers")
+        raise CourseError("must be a mapping of preflight, rooms, objectives, part_needs, covers and overlaps")
     rooms = tuple(_room(item) for item in _items(data, "rooms", {f.name for f in dataclasses.fields(Room)}))
     objectives = tuple(_objective(item)
                        for item in _items(data, "objectives", {f.name for f in dataclasses.fields(Objective)}))
@@ -129,4 +144,5 @@ def checked_tables(data: Any) -> Tables:
     covers = data.get("covers") or {}
     if not isinstance(covers, dict) or not all(isinstance(text, str) and text for text in covers.values()):
         raise CourseError("'covers' must map lesson entries to the text that covers them")
-    return Tables(_text(data, "preflight", "the top level"), rooms, objectives, _part_needs(data), covers)
+    return Tables(_text(data, "preflight", "the top level"), rooms, objectives, _part_needs(data), covers,
+                  _overlaps(data))

@@ -57,12 +57,16 @@ def student_links(
 
 
 def write_student_notebooks(
-    out: Path, root: Path = ROOT, notebook_of: Callable[[Path], dict[str, Any]] = read_notebook
+    out: Path, root: Path = ROOT, notebook_of: Callable[[Path], dict[str, Any]] = read_notebook,
+    entries: set[str] | None = None,
 ) -> list[Path]:
-    """Write a student version of every notebook with exercises under `out`, keeping the folders of notebooks/.
-    `notebook_of` gives the notebook to copy for each path (a translated edition passes its translation)."""
+    """Write a student version of every notebook with exercises under `out` (only those of `entries`, _toc.yml
+    entries, where given), keeping the folders of notebooks/. `notebook_of` gives the notebook to copy for each path
+    (a translated edition passes its translation)."""
     written = []
     for path in notebook_paths(root):
+        if entries is not None and path.relative_to(root).with_suffix("").as_posix() not in entries:
+            continue
         notebook = notebook_of(path)
         if not has_solutions(notebook):
             continue

@@ -1,5 +1,8 @@
-"""The tracks: for each room and day (half or full), the slots of its lessons, breaks, lunch, welcome and wrap-up,
-planned to teach every objective within the day, and what is wrong with a track."""
+"""The tracks: for each room and day (half or full), the slots of its lessons, breaks, lunch, welcome, the mid-day
+check and wrap-up, planned to teach every objective within the day; the day's cut plan; what is wrong with a track.
+
+A lesson's slot holds its room minutes (tools/checks/lesson_size.py, TIMING and ROOM_TIMING): teaching, the room's
+run-along, each exercise kept with its debrief, the questions asked in room mode, Colab's restart and covers."""
 
 from __future__ import annotations
 
@@ -14,8 +17,12 @@ HALF_DAY = 240  # minutes at most: a half day is up to 4 hours, breaks included
 FULL_DAY = 420  # minutes at most: a full day is up to 7 hours, lunch and breaks included
 LONGEST_BLOCK = 90  # minutes of lessons before a break
 BREAK, LUNCH = 15, 45
+HALF_DAY_BREAK = 10  # a half day's breaks: two short ones fit its four hours with the room terms counted
 LUNCH_AFTER = 150  # minutes into a full day before lunch may start
-WELCOME = 10  # the opening: welcome, and the pre-flight tables participants ran at home
+WELCOME = 20  # the opening: welcome, the first install (the install cell, a restart) and the pre-flight tables
+COLAB_WELCOME = 25  # the same in a room where some work on Colab: a first runtime, its install and restart
+MIDDAY_CHECK = 5  # instructors/mid-day-check.md, before the break nearest the middle of a half day, or lunch
+WALK_THROUGH = 10  # a lesson a half day shows on the projector instead of running it (half_day_walk_through)
 WRAP_UP = 10
 COLAB_SETUP = 2  # per lesson in a room that uses Colab: the notebook's install cell and a runtime restart
 COVER_MINUTES = 5  # a prerequisite lesson the track does not teach, summarised at the start of the lesson
@@ -30,10 +37,14 @@ class Slot:
     lesson: Lesson | None = None
     exercises: int = 0  # exercise minutes taken in this slot (a half day keeps fewer)
     objective: str = ""
-    kept: tuple[str, ...] = ()  # labels of the exercises kept, where the slot keeps fewer than the lesson has
-    quiz: int = 0  # minutes of the lesson's self-check questions
+    kept: tuple[str, ...] = ()  # labels of the exercises kept, where the slot keeps fewer than the lesson counts
+    quiz: int = 0  # minutes of the lesson's self-check questions asked in room mode
     setup: int = 0  # minutes of Colab's install cell and restart
     covers: tuple[str, ...] = ()  # prerequisite lessons summarised at the start (covers in rooms.yml)
+    run_along: int = 0  # minutes of the room running the lesson's cells along
+    debrief: int = 0  # minutes of going over the kept exercises' solutions
+    skipped: tuple[str, ...] = ()  # sections skipped because a lesson earlier in the track taught them (overlaps)
+    skip: int = 0  # the minutes those sections would have taken, taken off the slot
 
 
 @dataclasses.dataclass(frozen=True)
@@ -56,6 +67,14 @@ class Track:
         return HALF_DAY if self.day == "half" else FULL_DAY
 
 
+@dataclasses.dataclass(frozen=True)
+class Cut:
+    what: str  # "lesson" (an extra: a second session), "exercise" (homework) or "quiz" (one question a lesson)
+    entry: str  # the lesson it cuts from ("" for the quiz)
+    label: str  # the exercise's label
+    minutes: int  # what it gives back to the day
+
+
 def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
     """(objective key, lesson entry) in teaching order: the lessons every track of this room and day must hold."""
     found = []
@@ -71,17 +90,31 @@ def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
 
 def breakout(parts: tuple[Lesson, ...]) -> Lesson:
     """One slot in which each group of laptops takes its own platform lesson: as long as the longest of them."""
-    shortest, every = max(p.short_exercise for p in parts), max(p.exercises for p in parts)
-    listed = (("each group's shortest", shortest), ("each group's others", every - shortest))
+    counted = [p.exercise_list for p in parts if p.exercise_list]
+    shortest = max((listed[0][1] for listed in counted), default=0)
+    first_debrief = max((listed[0][2] for listed in counted), default=0)
+    every = max((sum(m for _, m, _ in listed) for listed in counted), default=0)
+    debriefs = max((sum(d for _, _, d in listed) for listed in counted), default=0)
+    listed = (("each group's shortest", shortest, first_debrief),
+              ("each group's others", every - shortest, debriefs - first_debrief))
     return Lesson("+".join(part.entry for part in parts), "Platform breakout", max(p.teaching for p in parts),
                   every, tuple(sorted({x for p in parts for x in p.platforms})), shortest,
-                  listed if every > shortest else listed[:1],
-                  tuple(sorted({x for p in parts for x in p.prerequisites})), max(p.questions for p in parts), parts)
+                  listed if every > shortest else listed[:1] if shortest else (),
+                  tuple(sorted({x for p in parts for x in p.prerequisites})), max(p.questions for p in parts), parts,
+                  max(p.run_along for p in parts))
+
+
+def walk_through(lesson: Lesson) -> Lesson:
+    """The lesson as a half day shows it: the instructor runs it on the projector in WALK_THROUGH minutes."""
+    return dataclasses.replace(lesson, teaching=WALK_THROUGH, exercise_list=(), optional=(), short_exercise=0,
+                               questions=0, run_along=0, prerequisites=(), walk_through=True)
 
 
 def sessions_of(room: Room, day: str, found: dict[str, Lesson]) -> list[tuple[str, Lesson]]:
     """(objective, lesson) in teaching order, a breakout room's platform lessons joined into one."""
-    ordered = [(objective, found[entry]) for objective, entry in track_lessons(room, day)]
+    walked = {entry for o in tables().objectives for entry in o.half_day_walk_through} if day == "half" else set()
+    ordered = [(objective, walk_through(found[entry]) if entry in walked else found[entry])
+               for objective, entry in track_lessons(room, day)]
     if not room.breakout:
         return ordered
     parts = tuple(lesson for objective, lesson in ordered if objective == "platform")
@@ -95,33 +128,51 @@ def taught_entries(lesson: Lesson) -> tuple[str, ...]:
 
 def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None = None) -> tuple[Slot, ...]:
     """Slots for (objective, lesson, number of exercises kept, shortest first) in order: welcome, a break at least
-    every LONGEST_BLOCK minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), a wrap-up. Each
-    lesson's slot also holds its quiz, Colab's setup in a Colab room, and a cover of each prerequisite not taught
-    before it."""
-    slots = [Slot(START, WELCOME, "Welcome; the pre-flight tables participants ran at home")]
-    clock, since_break, had_lunch = START + WELCOME, WELCOME, False
+    every LONGEST_BLOCK minutes (in a full day the first break after LUNCH_AFTER minutes is lunch), the mid-day check,
+    a wrap-up. Each lesson's slot holds its room minutes (the module's docstring), a walk-through only its own."""
+    colab = room is not None and room.colab
+    welcome = COLAB_WELCOME if colab else WELCOME
+    slots = [Slot(START, welcome, "Welcome, the first install and the pre-flight tables")]
+    clock, since_break, had_lunch = START + welcome, welcome, False
     taught: set[str] = set()
     for objective, lesson, count in sessions:
         kept = lesson.kept(count)
-        exercise_minutes = sum(minutes for _, minutes in kept)
-        labels = tuple(label for label, _ in kept) if count < lesson.exercise_count else ()
+        exercise_minutes, debrief = sum(m for _, m, _ in kept), sum(d for _, _, d in kept)
+        labels = tuple(label for label, _, _ in kept) if count < lesson.exercise_count else ()
         covers = tuple(entry for entry in lesson.prerequisites if entry not in taught and entry in tables().covers)
         quiz = lesson.questions * QUIZ_MINUTES
-        setup = COLAB_SETUP if room is not None and room.colab else 0
-        minutes = lesson.teaching + exercise_minutes + quiz + setup + COVER_MINUTES * len(covers)
+        setup = COLAB_SETUP if colab and not lesson.walk_through else 0
+        skipped = tuple((section, m) for section, taught_in, m in lesson.overlaps
+                        if taught_in in taught and not lesson.walk_through)
+        skip = sum(m for _, m in skipped)
+        minutes = (lesson.teaching + lesson.run_along + exercise_minutes + debrief + quiz + setup
+                   + COVER_MINUTES * len(covers) - skip)
         if since_break and since_break + minutes > LONGEST_BLOCK:
             lunch = length >= FULL_DAY and not had_lunch and clock - START >= LUNCH_AFTER
-            pause, name = (LUNCH, "Lunch") if lunch else (BREAK, "Break")
+            pause, name = (LUNCH, "Lunch") if lunch else (BREAK if length >= FULL_DAY else HALF_DAY_BREAK, "Break")
             slots.append(Slot(clock, pause, name))
             clock, since_break, had_lunch = clock + pause, 0, had_lunch or lunch
         slots.append(Slot(clock, minutes, lesson.title, lesson, exercise_minutes, objective, labels, quiz, setup,
-                          covers))
+                          covers, 0 if lesson.walk_through else lesson.run_along, debrief,
+                          tuple(section for section, _ in skipped), skip))
         clock, since_break = clock + minutes, since_break + minutes
         taught.update(taught_entries(lesson))
     if length >= FULL_DAY and not had_lunch:
         raise CourseError("a full day's lessons end before lunch could start: add lessons or shorten the day")
     slots.append(Slot(clock, WRAP_UP, "Wrap-up: questions, what to try next, the feedback form"))
-    return tuple(slots)
+    return with_midday_check(slots)
+
+
+def with_midday_check(slots: list[Slot]) -> tuple[Slot, ...]:
+    """The slots with the mid-day check before lunch, or else before the break nearest the middle of the day (before
+    the wrap-up in a day without a break); the slots after it start MIDDAY_CHECK minutes later."""
+    middle = (slots[0].start + slots[-1].start + slots[-1].minutes) / 2
+    pauses = [i for i, slot in enumerate(slots) if slot.what == "Lunch"] or sorted(
+        (i for i, slot in enumerate(slots) if slot.what == "Break"), key=lambda i: abs(slots[i].start - middle))
+    at = pauses[0] if pauses else len(slots) - 1
+    check = Slot(slots[at].start, MIDDAY_CHECK, "Mid-day check")
+    later = [dataclasses.replace(slot, start=slot.start + MIDDAY_CHECK) for slot in slots[at:]]
+    return (*slots[:at], check, *later)
 
 
 def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
@@ -149,18 +200,20 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
             trial_slots = plan(trial, limit, room)
             if fits(trial_slots) or objective in kept:
                 sessions, slots = trial, trial_slots
-    else:  # from every exercise down: the last lesson that has two or more drops its longest, until the day fits
+    else:  # from every exercise down: the last lesson that has two or more drops its longest, then the last lesson
+        # of an objective not kept whole drops its last, until the day fits
         sessions = [(o, lesson, lesson.exercise_count) for o, lesson in ordered]
         slots = plan(sessions, limit, room)
         while not fits(slots):
             longer = [i for i, (_, _, count) in enumerate(sessions) if count > 1]
+            longer = longer or [i for i, (o, _, count) in enumerate(sessions) if count == 1 and o not in kept]
             if not longer:
                 break
             objective, lesson, count = sessions[longer[-1]]
             sessions[longer[-1]] = (objective, lesson, count - 1)
             slots = plan(sessions, limit, room)
     left_out = []
-    for entry in room.extras if day == "full" else ():
+    for entry in room.extras if day == "full" else ():  # each with the exercises a track counts
         extra = found[entry]
         trial = [*sessions, ("extra", extra, extra.exercise_count)]
         trial_slots = plan(trial, limit, room)
@@ -174,6 +227,31 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
 def tracks(root: Path = ROOT) -> list[Track]:
     found = {lesson.entry: lesson for lesson in lessons(root)}
     return [build_track(room, day, found) for room in tables().rooms for day in ("half", "full")]
+
+
+def slot_exercises(slot: Slot) -> tuple[tuple[str, int, int], ...]:
+    """(label, minutes, debrief) of the exercises a lesson's slot keeps."""
+    if slot.lesson is None or not (slot.exercises or slot.debrief):
+        return ()
+    return slot.lesson.kept(len(slot.kept) or slot.lesson.exercise_count)
+
+
+def cut_plan(track: Track) -> list[Cut]:
+    """What to cut when the room runs late, in order: the extra lessons (last first: a second session), then the
+    exercises as homework from the end of the day (each objective marked half_day_exercise keeps its first), then one
+    self-check question a lesson instead of two."""
+    lesson_slots = [slot for slot in reversed(track.slots) if slot.lesson]
+    cuts = [Cut("lesson", slot.lesson.entry, "", slot.minutes) for slot in lesson_slots
+            if slot.lesson and slot.objective == "extra"]
+    protected = {o.key for o in tables().objectives if o.half_day_exercise}
+    for slot in lesson_slots:
+        if slot.lesson is None or slot.objective == "extra":
+            continue
+        kept = slot_exercises(slot)[1 if slot.objective in protected else 0:]
+        cuts += [Cut("exercise", slot.lesson.entry, label, minutes + debrief)
+                 for label, minutes, debrief in reversed(kept)]
+    saved = sum(slot.quiz - QUIZ_MINUTES for slot in lesson_slots if slot.quiz > QUIZ_MINUTES)
+    return cuts + ([Cut("quiz", "", "", saved)] if saved else [])
 
 
 def track_problems(track: Track) -> list[str]:

@@ -21,7 +21,8 @@ rooms and objectives in tools/workshop/rooms.yml, so the tracks and the index fo
 
 The timing rule is tools/checks/lesson_size.py's (TIMING there): prose at a speaking rate, code read aloud and code
 typed live counted apart, plus the cold-cache run time from the run records; `timings` applies it and `--write`
-records it. Exercise minutes are the sum of `course.exercises[*].minutes`.
+records it. Exercise minutes are the sum of `course.exercises[*].minutes`. The schedules add the room terms
+(ROOM_TIMING there: run-along cells, debriefs, room-mode questions) to each lesson's slot.
 
 `python -m tools.execute.student_copies` runs each student copy as a learner does (the engine's job).
 """

@@ -59,6 +59,18 @@ def test_the_summary_names_steps_side_by_side() -> None:
     assert lines[4].startswith("  total") and "121.0 s" in lines[4]
 
 
+def test_a_step_counts_the_cpu_time_of_its_processes(tmp_path: Path) -> None:
+    """A step that spins in a child process for a second costs about a second of CPU; one that sleeps, nothing."""
+    spin = "import time\nend = time.process_time() + 1.0\nwhile time.process_time() < end: pass"
+    assert step_times.run(tmp_path, "spins", [sys.executable, "-c", spin]) == 0
+    assert step_times.run(tmp_path, "sleeps", [sys.executable, "-c", "import time; time.sleep(1.0)"]) == 0
+    found = {step["name"]: step for step in step_times.steps(tmp_path)}
+    assert found["spins"]["cpu_seconds"] >= 0.9, found["spins"]
+    assert found["sleeps"]["cpu_seconds"] < 0.5 and found["sleeps"]["seconds"] >= 1.0, found["sleeps"]
+    lines = step_times.summary_lines(list(found.values()), None)
+    assert "s CPU" in lines[1] and "at least" in lines[-1], lines
+
+
 def test_a_failure_outside_the_timed_steps_fails_the_summary(tmp_path: Path) -> None:
     assert step_times.run(tmp_path, "ok", [sys.executable, "-c", "pass"]) == 0
     (tmp_path / "make.failed").write_text("2\n")

@@ -1,10 +1,14 @@
 """Time each step of `make test` and close its output with a summary of their seconds.
 
-    python -m tools.step_times run FOLDER STEP -- COMMAND ...   run COMMAND; write FOLDER/STEP.json (seconds, outcome)
+    python -m tools.step_times run FOLDER STEP -- COMMAND ...   run COMMAND; write FOLDER/STEP.json (seconds, CPU
+                                                                 seconds, outcome)
     python -m tools.step_times summary FOLDER [--write FILE]     one line per step, the total and the load average
 
 The Makefile says the order (`make -n test` prints it); this module only times what make runs and sums it up, so a
-regression is plain to see. `--write` keeps the summary as JSON (the run records of the notebooks step name it).
+regression is plain to see. Wall time depends on what else the machine does; CPU seconds (user and system time of
+the step's processes, kernels and browsers included once they have exited) barely do, so a run on a busy machine
+still shows which step costs what, and their sum over the CPUs is the least wall time a quiet machine needs.
+`--write` keeps the summary as JSON (the run records of the notebooks step name it).
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -28,10 +33,16 @@ def _load() -> list[float]:
         return []
 
 
+def _children_cpu_seconds() -> float:
+    """User and system seconds of this process's children that have exited and been waited for, and theirs."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(folder: Path, step: str, command: list[str]) -> int:
-    """Run one step's command and record its wall time and outcome."""
+    """Run one step's command and record its wall time, CPU time and outcome."""
     folder.mkdir(parents=True, exist_ok=True)
-    started, began = time.perf_counter(), time.time()
+    started, began, cpu = time.perf_counter(), time.time(), _children_cpu_seconds()
     try:
         code = subprocess.run(command, check=False).returncode
     except FileNotFoundError:
@@ -39,6 +50,7 @@ def run(folder: Path, step: str, command: list[str]) -> int:
         code = 127
     (folder / f"{step}.json").write_text(json.dumps({
         "name": step, "started": round(began, 3), "seconds": round(time.perf_counter() - started, 1),
+        "cpu_seconds": round(_children_cpu_seconds() - cpu, 1),
         "outcome": "pass" if code == 0 else "fail", "load_average": _load()}) + "\n", encoding="utf-8")
     return code
 
@@ -51,7 +63,7 @@ def steps(folder: Path) -> list[dict[str, Any]]:
 
 
 def summary_lines(found: list[dict[str, Any]], notebooks: dict[str, Any] | None) -> list[str]:
-    lines = ["make test, step by step (seconds of wall time; steps that overlapped ran side by side):"]
+    lines = ["make test, step by step (seconds of wall time and of CPU time; steps that overlapped ran side by side):"]
     for step in found:
         ends = step["started"] + step["seconds"]
         beside = [other["name"] for other in found if other is not step
@@ -60,10 +72,14 @@ def summary_lines(found: list[dict[str, Any]], notebooks: dict[str, Any] | None)
         if step["name"] == "notebooks" and notebooks:
             note += (f"  {notebooks['notebooks']} notebooks, {notebooks['jobs']} at a time, peak memory "
                      f"{notebooks['peak_memory_bytes'] / 2**30:.1f} GiB")
-        lines.append(f"  {step['name']:16} {step['seconds']:7.1f} s  {step['outcome']:7}{note}")
+        cpu = f"{step['cpu_seconds']:7.1f} s CPU" if "cpu_seconds" in step else " " * 13
+        lines.append(f"  {step['name']:16} {step['seconds']:7.1f} s {cpu}  {step['outcome']:7}{note}")
     if found:
         total = max(s["started"] + s["seconds"] for s in found) - min(s["started"] for s in found)
-        lines.append(f"  {'total':16} {total:7.1f} s  on {os.cpu_count()} CPUs; load average at the end "
+        cpu_total = sum(step.get("cpu_seconds", 0.0) for step in found)
+        cpus = os.cpu_count() or 1
+        lines.append(f"  {'total':16} {total:7.1f} s {cpu_total:7.1f} s CPU  on {cpus} CPUs (at least "
+                     f"{cpu_total / cpus:.0f} s of wall time on a quiet machine); load average at the end "
                      f"{found[-1]['load_average']}")
     return lines
 

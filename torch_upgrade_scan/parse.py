@@ -72,8 +72,9 @@ class Module:
     """One Python module (or a notebook's cells, which share a kernel) parsed
     once, with its scopes and the nodes the rules look at."""
 
-    def __init__(self) -> None:
-        self.root = Scope("module", None)
+    def __init__(self, root: Scope | None = None) -> None:
+        # a module parsed in pieces shares one root scope (see pieces.py)
+        self.root = root or Scope("module", None)
         self.chains: list = []  # (unit, node, scope) for names and attributes
         self.calls: list = []
         self.constants: list = []

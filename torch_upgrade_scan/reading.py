@@ -77,8 +77,7 @@ def strip_prompt(text: str, kind: str) -> str:
 def scan_text(scan: FileScan, text: str, kind: str) -> None:
     lines = text.split("\n")
     scan.offsets[0] = (None, 0)
-    for number, line in enumerate(lines, start=1):
-        scan.lines[(None, number)] = line
+    scan.keep_noqa_lines(text)
     scan.text_lines([(0, n, t) for n, t in enumerate(lines, start=1)])
     if kind in ("shell", "yaml", "docker"):
         scan.shell(
@@ -180,8 +179,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         text = data.decode("latin-1")
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
     if kind == "python":
-        for number, line in enumerate(text.split("\n"), start=1):
-            scan.lines[(None, number)] = line
+        scan.keep_noqa_lines(text)
         scan.python([(0, None, 0, text, [])])
     elif kind == "notebook":
         scan_notebook_into(scan, text, max_bytes)

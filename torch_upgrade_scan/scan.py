@@ -39,8 +39,7 @@ SKIPPED_FOLDERS = {
 def scan_source(source: str, path: str = "<source>") -> Report:
     """Scan one Python source text (as if it ran under torchrun if it says so)."""
     scan = FileScan(path)
-    for number, line in enumerate(source.split("\n"), start=1):
-        scan.lines[(None, number)] = line
+    scan.keep_noqa_lines(source)
     scan.python([(0, None, 0, source, [])])
     return finish(collect([scan]))
 

@@ -82,16 +82,16 @@ class FileScan:
 
     def python_in_pieces(self, unit_source: tuple) -> None:
         """A large module, one piece of whole statements at a time (see pieces.py),
-        sharing one root scope. Whether a dist.nn use breaks depends on a compile
+        sharing one root scope and the names imports bind. Whether a dist.nn use breaks depends on a compile
         anywhere in the module: each is reported as breaking, then, when no piece
         compiled, made a warning (the deprecated ones) or dropped."""
         unit, cell, offset, code, _ = unit_source
-        root = Scope("module", None)
+        root, imported = Scope("module", None), set()
         compiled, before = False, (len(self.findings), len(self.pending))
         try:
             for part, (first, tree) in enumerate(pieces(code, PIECE_CHARS), start=unit + 1):
                 self.offsets[part] = (cell, offset + first - 1)
-                module = Module(root)
+                module = Module(root, imported)
                 module.add(part, tree)
                 del tree  # the module's lists hold what the rules read
                 compiled |= self.rules(module, compiled_elsewhere=True)

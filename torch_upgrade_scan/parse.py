@@ -72,8 +72,8 @@ class Module:
     """One Python module (or a notebook's cells, which share a kernel) parsed
     once, with its scopes and the nodes the rules look at."""
 
-    def __init__(self, root: Scope | None = None) -> None:
-        # a module parsed in pieces shares one root scope (see pieces.py)
+    def __init__(self, root: Scope | None = None, imported: set | None = None) -> None:
+        # a module parsed in pieces shares one root scope and imported set (see pieces.py)
         self.root = root or Scope("module", None)
         self.chains: list = []  # (unit, node, scope) for names and attributes
         self.calls: list = []
@@ -89,6 +89,8 @@ class Module:
         self.written_keys: set = set()  # ids of constants used as keys that are written
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = set()  # ids of constants that are whole statements
+        # local names an import binds to a dotted name
+        self.imported: set = set() if imported is None else imported
 
     def add(self, unit: int, tree: ast.AST) -> None:
         """Collect bindings and interesting nodes, iteratively (no recursion)."""
@@ -108,15 +110,10 @@ class Module:
                     position = (unit, node.lineno, node.col_offset)
                     target.bind(node.id, at or position, None)
                 continue
-            position = (
-                unit,
-                getattr(node, "lineno", 0),
-                getattr(node, "col_offset", 0),
-            )
             if kind is ast.Attribute:
                 if not inner:
                     self.chains.append((unit, node, scope))
-                if not isinstance(node.ctx, ast.Load):
+                if type(node.ctx) is not ast.Load:
                     self.stores.append((unit, node, scope))
                 stack.append((node.value, scope, at, True))
                 continue
@@ -143,6 +140,7 @@ class Module:
             elif kind is ast.Expr and isinstance(node.value, ast.Constant):
                 self.docstrings.add(id(node.value))
             elif kind in (ast.Import, ast.ImportFrom):
+                position = (unit, node.lineno, node.col_offset)
                 for alias in node.names:
                     if kind is ast.Import:
                         local = alias.asname or alias.name.split(".")[0]
@@ -153,9 +151,11 @@ class Module:
                     else:
                         local, target = alias.asname or alias.name, None
                     scope.bind(local, position, target)
+                    if target:
+                        self.imported.add(local)
                 continue
             elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
                 for decorator in node.decorator_list:
                     self.decorators.add(id(decorator))
                     self.decorated[id(decorator)] = node.name
@@ -202,15 +202,17 @@ class Module:
                     stack.append((node.value, scope, None, False))
                 continue
             elif kind is ast.ExceptHandler and node.name:
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
             elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
             for field in CHILD_FIELDS.get(kind) or child_fields(kind):
-                value = getattr(node, field, None)
+                value = getattr(node, field)
                 if type(value) is list:
-                    for child in value:
-                        if isinstance(child, ast.AST):
-                            stack.append((child, child_scope, child_at, False))
+                    stack.extend(
+                        (child, child_scope, child_at, False)
+                        for child in value
+                        if isinstance(child, ast.AST)
+                    )
                 elif isinstance(value, ast.AST):
                     stack.append((value, child_scope, child_at, False))
 

@@ -74,7 +74,11 @@ def files_under(paths, report: Report, exclude=()) -> list:
     seen: set = set()
 
     def add(full: Path) -> None:
-        key = os.path.realpath(full)
+        try:  # one stat (a realpath costs one per folder of the path)
+            info = os.stat(full)
+            key: object = (info.st_dev, info.st_ino)
+        except OSError:  # a loop or a dangling link: its scan says why
+            key = os.path.abspath(full)
         if key not in seen:
             seen.add(key)
             found.append(full)

@@ -34,14 +34,20 @@ class FileScan:
         self.errors: list = []
         self.notes: list = []
         self.pending: list = []
+        # functions of this file that return a multi-device backend: name -> text; and the process groups whose
+        # backend a function of another file may return: [(finding without its detail, function name)]
+        self.helpers: dict = {}
+        self.via_helpers: list = []
         self.launched: set = set()
         self.facts = {"spawns": False, "launcher": False}
         self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
+        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
         self.lenient = False  # Markdown: code that does not parse is a note
 
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
         cell, offset = self.offsets.get(unit, (None, 0))
+        column += self.indents.get(unit, 0)
         text = self.lines.get((cell, line + offset), "")
         if suppressed(text, rule, severity or RULES[rule].severity):
             return
@@ -97,6 +103,7 @@ class FileScan:
                 compiled |= self.rules(module, compiled_elsewhere=True)
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             del self.findings[before[0] :], self.pending[before[1] :]
+            self.via_helpers, self.helpers = [], {}
             self.unparsed(error, cell)
             return
         if not compiled:
@@ -135,6 +142,13 @@ class FileScan:
         facts = python_findings(module, self.path, emit, pending, compiled_elsewhere)
         for key in ("spawns", "launcher"):
             self.facts[key] = self.facts[key] or facts[key]
+        self.helpers.update(facts["helpers"])
+        for unit, node, helper in facts["via_helpers"]:
+            cell, offset = self.offsets.get(unit, (None, 0))
+            text = self.lines.get((cell, node.lineno + offset), "")
+            if not suppressed(text, "torchcomms-one-device", RULES["torchcomms-one-device"].severity):
+                where = Finding(self.path, node.lineno + offset, "torchcomms-one-device", "", cell, node.col_offset + 1)
+                self.via_helpers.append((where, helper))
         for unit, node, detail in pending:
             cell, offset = self.offsets.get(unit, (None, 0))
             self.pending.append(
@@ -167,6 +181,7 @@ class FileScan:
         for index, (first, lines) in enumerate(chunks, start=1):
             part = unit * 100_000 + index
             self.offsets[part] = (None, offset + first - 1)
+            self.indents[part] = self.indents.get(unit, 0)
             try:
                 module.add(part, parse_quietly("\n".join(lines)))
             except (SyntaxError, ValueError, RecursionError, MemoryError):

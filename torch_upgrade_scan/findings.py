@@ -70,6 +70,9 @@ class Report:
     # cross-file evidence that code runs under torchrun
     launched: set = dataclasses.field(default_factory=set)
     pending: list = dataclasses.field(default_factory=list)
+    # cross-file backend strings: functions that return one, and the process groups they may start
+    helpers: dict = dataclasses.field(default_factory=dict)
+    via_helpers: list = dataclasses.field(default_factory=list)
 
 
 

@@ -176,3 +176,4 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int) -> None:
 
     scan.findings = [placed(f) for f in scan.findings]
     scan.pending = [placed(f) for f in scan.pending]
+    scan.via_helpers = [(placed(f), helper) for f, helper in scan.via_helpers]

@@ -10,8 +10,10 @@ def python_findings(module: Module, path: str, emit: Emit, pending: list, compil
     """Apply the rules to a collected module. `emit(unit, node, rule, detail, fix)` reports; `pending` gets port
     findings that need torchrun evidence; `compiled_elsewhere`: another piece of the module may compile with
     fullgraph=True. Returns facts about the file (spawns processes, runs under a launcher, compiles with
-    fullgraph=True). The launch rules go first: of two equal findings the later one is kept, and a subprocess
-    command that names the knob's environment variable is reported there and again by the knob's rule."""
+    fullgraph=True), its functions that return a multi-device backend string, and the process groups whose
+    backend a function of another file may return (see distributed.find). The launch rules go first: of two
+    equal findings the later one is kept, and a subprocess command that names the knob's environment variable is
+    reported there and again by the knob's rule."""
     found = Context.of(module, path, emit)
     facts = launch.find(found, pending)
     torchscript.find(found)
@@ -20,4 +22,5 @@ def python_findings(module: Module, path: str, emit: Emit, pending: list, compil
     inductor.find(found)
     compiles = compiler.find(found)
     distributed.find(found, bool(compiles) or compiled_elsewhere)
-    return {**facts, "compiles": bool(compiles)}
+    helpers = distributed.multi_device_helpers(module)
+    return {**facts, "compiles": bool(compiles), "helpers": helpers, "via_helpers": found.via_helpers}

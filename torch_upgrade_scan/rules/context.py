@@ -22,6 +22,8 @@ class Context:
     bound: dict  # id(assigned value) -> its one target
 
     reads: list  # (unit, node, dotted name) of each name or attribute read
+    # (unit, call, function name): a process group whose backend a function of another file may return
+    via_helpers: list = dataclasses.field(default_factory=list)
 
     @classmethod
     def of(cls, module: Module, path: str, emit: Emit) -> "Context":

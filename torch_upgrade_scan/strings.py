@@ -52,7 +52,8 @@ def returned_texts(module: Module) -> dict:
         texts = [text] if text is not None else []
         if isinstance(ret.value, ast.Name):
             texts = local.get((id(scope), ret.value.id), [])
-        helpers.setdefault(scope.name, []).extend(texts)
+        if texts:
+            helpers.setdefault(scope.name, []).extend(texts)
     module.returns = []  # recorded
     return helpers
 

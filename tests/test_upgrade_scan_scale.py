@@ -138,3 +138,20 @@ def test_memory_is_bounded_on_a_dense_module(tmp_path: Path) -> None:
     assert '"rule": "magma"' in run.stdout  # it scanned the module
     peak_mb = int(run.stderr.split()[-1]) / 1024
     assert peak_mb < MEMORY_BOUND_MB, f"{peak_mb:.0f} MB"
+
+
+def test_backend_strings_hold_across_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A module-level constant in an earlier piece and a helper in a later one both reach the process groups of
+    a module parsed one statement per piece."""
+    monkeypatch.setattr(filescan, "PIECE_CHARS", 1)
+    source = (
+        "import torch.distributed as dist\n"
+        "MIXED = 'cpu:gloo,cuda:nccl'\n"
+        "def start():\n"
+        "    dist.init_process_group(helper())\n"
+        "    dist.init_process_group(MIXED)\n"
+        "def helper():\n"
+        "    return f'{device}:nccl,cpu:gloo'\n"
+    )
+    found = [(f.line, f.rule) for f in scan.scan_source(source).findings]
+    assert found == [(4, "torchcomms-one-device"), (5, "torchcomms-one-device")]

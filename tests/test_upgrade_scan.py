@@ -431,7 +431,7 @@ def test_help_states_exit_codes_noqa_limits_and_fix_mode(capsys: pytest.CaptureF
         cli.main(["--help"])
     text = capsys.readouterr().out
     for needed in ("exit status:", "  3  an internal error", "# noqa  ", "# noqa: torchscript", "--max-bytes",
-                   "Notebooks and Markdown files are never rewritten", "[tool.torch-upgrade-scan]"):
+                   "Notebooks, Markdown and reStructuredText files are never rewritten", "[tool.torch-upgrade-scan]"):
         assert needed in text, needed
 
 

@@ -49,7 +49,7 @@ Files without torch content are skipped before decoding or parsing, whatever the
 
 fix mode: --diff prints the rewrites as a unified diff (exit 1 when there is one), --fix
 writes them. Rules fixed: {", ".join(fix.FIXABLE)};
-`--explain RULE` says what each does. Notebooks and Markdown files are never rewritten.
+`--explain RULE` says what each does. Notebooks, Markdown and reStructuredText files are never rewritten.
 """
 
 
@@ -57,7 +57,8 @@ def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(
         prog="torch-upgrade-scan",
         description="Find code that PyTorch 2.12 affects, with the fix for each. It reads Python files, "
-        "notebooks, shell scripts, Makefiles, CI YAML, Dockerfiles, requirements files and Markdown code blocks.",
+        "notebooks, shell scripts, Makefiles, CI YAML, Dockerfiles, requirements files and the code blocks of "
+        "Markdown, Quarto and reStructuredText files.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

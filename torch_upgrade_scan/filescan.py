@@ -1,13 +1,13 @@
 """One file's scan: its Python units parsed as one module and checked by the rules, its shell lines and its
 other lines of text; the findings, errors, notes and torchrun evidence they give."""
 
-import ast
+import dataclasses
 import re
-import warnings
 
-from torch_upgrade_scan.catalog import RULES, WARNS
-from torch_upgrade_scan.findings import Finding, suppressed
-from torch_upgrade_scan.parse import Module
+from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, RULES, WARNS
+from torch_upgrade_scan.findings import NOQA_WORD, Finding, suppressed
+from torch_upgrade_scan.parse import Module, Scope
+from torch_upgrade_scan.pieces import PIECE_CHARS, parse_quietly, pieces
 from torch_upgrade_scan.rules import python_findings
 from torch_upgrade_scan.rules.cuda import CU128, OLD_CUDA, SOURCE_BUILD
 from torch_upgrade_scan.rules.inductor import KNOB_ENV, KNOB_SETTING
@@ -34,14 +34,20 @@ class FileScan:
         self.errors: list = []
         self.notes: list = []
         self.pending: list = []
+        # functions of this file that return a multi-device backend: name -> text; and the process groups whose
+        # backend a function of another file may return: [(finding without its detail, function name)]
+        self.helpers: dict = {}
+        self.via_helpers: list = []
         self.launched: set = set()
         self.facts = {"spawns": False, "launcher": False}
-        self.lines: dict = {}  # (cell, line) -> text, for noqa
+        self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
+        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
         self.lenient = False  # Markdown: code that does not parse is a note
 
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
         cell, offset = self.offsets.get(unit, (None, 0))
+        column += self.indents.get(unit, 0)
         text = self.lines.get((cell, line + offset), "")
         if suppressed(text, rule, severity or RULES[rule].severity):
             return
@@ -49,36 +55,100 @@ class FileScan:
             Finding(self.path, line + offset, rule, detail, cell, column, fix, severity)
         )
 
+    def keep_noqa_lines(self, text: str, cell: int | None = None) -> None:
+        """Keep the lines of `text` that hold a noqa comment: the only lines that
+        `add` reads (keeping every line cost 60 MB on a 10 MB file)."""
+        if NOQA_WORD.search(text):
+            for number, line in enumerate(text.split("\n"), start=1):
+                if NOQA_WORD.search(line):
+                    self.lines[(cell, number)] = line
+
     def python(self, units: list) -> None:
         """units: [(unit id, cell, line offset, source, shell lines)]."""
-        module = Module()
-        for unit, cell, offset, code, _ in units:
-            self.offsets[unit] = (cell, offset)
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")  # SyntaxWarning in the code
-                    tree = ast.parse(code)
-                module.add(unit, tree)
-            except (SyntaxError, ValueError) as error:
-                if self.lenient:  # a Markdown code block may be a fragment
-                    self.fragments(module, unit, offset, code)
-                    continue
-                line = getattr(error, "lineno", "?")
-                where = f"line {line}: {getattr(error, 'msg', error)}"
-                where = where if cell is None else f"cell {cell}, {where}"
-                self.errors.append(f"{self.path}: cannot parse ({where})")
-            except (RecursionError, MemoryError) as error:
-                self.errors.append(
-                    f"{self.path}: too deeply nested to parse ({type(error).__name__})"
-                )
+        if len(units) == 1 and len(units[0][3]) > PIECE_CHARS and not self.lenient:
+            self.python_in_pieces(units[0])
+        else:
+            module = Module()
+            for unit, cell, offset, code, _ in units:
+                self.offsets[unit] = (cell, offset)
+                try:
+                    module.add(unit, parse_quietly(code))
+                except (SyntaxError, ValueError) as error:
+                    if self.lenient:  # a Markdown code block may be a fragment
+                        self.fragments(module, unit, offset, code)
+                    else:
+                        self.unparsed(error, cell)
+                except (RecursionError, MemoryError) as error:
+                    self.unparsed(error, cell)
+            self.rules(module)
+        shell = [
+            (unit, line, text) for unit, _, _, _, lines in units for line, text in lines
+        ]
+        self.shell(shell)
+
+    def python_in_pieces(self, unit_source: tuple) -> None:
+        """A large module, one piece of whole statements at a time (see pieces.py),
+        sharing one root scope and the names imports bind. Whether a dist.nn use breaks depends on a compile
+        anywhere in the module: each is reported as breaking, then, when no piece
+        compiled, made a warning (the deprecated ones) or dropped."""
+        unit, cell, offset, code, _ = unit_source
+        root, imported = Scope("module", None), set()
+        compiled, before = False, (len(self.findings), len(self.pending))
+        try:
+            for part, (first, tree) in enumerate(pieces(code, PIECE_CHARS), start=unit + 1):
+                self.offsets[part] = (cell, offset + first - 1)
+                module = Module(root, imported)
+                module.add(part, tree)
+                del tree  # the module's lists hold what the rules read
+                compiled |= self.rules(module, compiled_elsewhere=True)
+        except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+            del self.findings[before[0] :], self.pending[before[1] :]
+            self.via_helpers, self.helpers = [], {}
+            self.unparsed(error, cell)
+            return
+        if not compiled:
+            self.findings = [f for f in map(self.uncompiled, self.findings) if f]
+
+    def uncompiled(self, finding: Finding) -> Finding | None:
+        """A dist.nn finding of a module that does not compile: 'warns' for the
+        deprecated collectives (unless noqa names that), None for the others."""
+        if finding.rule != "dist-nn-functional" or finding.severity:
+            return finding
+        text = self.lines.get((finding.cell, finding.line), "")
+        deprecated = finding.detail.rpartition(".")[2] in DEPRECATED_DIST_NN
+        if not deprecated or suppressed(text, finding.rule, WARNS):
+            return None
+        return dataclasses.replace(finding, severity=WARNS)
+
+    def unparsed(self, error: BaseException, cell: int | None) -> None:
+        if isinstance(error, RecursionError | MemoryError):
+            name = type(error).__name__
+            self.errors.append(f"{self.path}: too deeply nested to parse ({name})")
+            return
+        line = getattr(error, "lineno", "?")
+        where = f"line {line}: {getattr(error, 'msg', error)}"
+        where = where if cell is None else f"cell {cell}, {where}"
+        self.errors.append(f"{self.path}: cannot parse ({where})")
+
+    def rules(self, module: Module, compiled_elsewhere: bool = False) -> bool:
+        """Apply the Python rules to a collected module; whether it compiles with
+        fullgraph=True."""
 
         def emit(unit, node, rule, detail, fix, severity=""):
             column = node.col_offset + 1
             self.add(unit, node.lineno, column, rule, detail, fix, severity)
 
         pending: list = []
-        facts = python_findings(module, self.path, emit, pending)
-        self.facts.update({k: v or self.facts[k] for k, v in facts.items()})
+        facts = python_findings(module, self.path, emit, pending, compiled_elsewhere)
+        for key in ("spawns", "launcher"):
+            self.facts[key] = self.facts[key] or facts[key]
+        self.helpers.update(facts["helpers"])
+        for unit, node, helper in facts["via_helpers"]:
+            cell, offset = self.offsets.get(unit, (None, 0))
+            text = self.lines.get((cell, node.lineno + offset), "")
+            if not suppressed(text, "torchcomms-one-device", RULES["torchcomms-one-device"].severity):
+                where = Finding(self.path, node.lineno + offset, "torchcomms-one-device", "", cell, node.col_offset + 1)
+                self.via_helpers.append((where, helper))
         for unit, node, detail in pending:
             cell, offset = self.offsets.get(unit, (None, 0))
             self.pending.append(
@@ -93,10 +163,7 @@ class FileScan:
                     "pass --master-port=29500 to torchrun",
                 )
             )
-        shell = [
-            (unit, line, text) for unit, _, _, _, lines in units for line, text in lines
-        ]
-        self.shell(shell)
+        return bool(facts["compiles"])
 
     def fragments(self, module: Module, unit: int, offset: int, code: str) -> None:
         """A Markdown block that does not parse: parse its top-level statements
@@ -114,10 +181,9 @@ class FileScan:
         for index, (first, lines) in enumerate(chunks, start=1):
             part = unit * 100_000 + index
             self.offsets[part] = (None, offset + first - 1)
+            self.indents[part] = self.indents.get(unit, 0)
             try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    module.add(part, ast.parse("\n".join(lines)))
+                module.add(part, parse_quietly("\n".join(lines)))
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 self.notes.append(f"{self.path}:{offset + first}: code not parsed")
 

@@ -11,6 +11,7 @@ from torch_upgrade_scan.catalog import RULES
 NOQA = re.compile(
     r"#\s*noqa\b(?:\s*:\s*(?P<names>[\w-]+(?:[,\s]+[\w-]+)*))?", re.IGNORECASE
 )
+NOQA_WORD = re.compile(r"noqa", re.IGNORECASE)  # a quick test before NOQA
 
 
 
@@ -69,6 +70,9 @@ class Report:
     # cross-file evidence that code runs under torchrun
     launched: set = dataclasses.field(default_factory=set)
     pending: list = dataclasses.field(default_factory=list)
+    # cross-file backend strings: functions that return one, and the process groups they may start
+    helpers: dict = dataclasses.field(default_factory=dict)
+    via_helpers: list = dataclasses.field(default_factory=list)
 
 
 

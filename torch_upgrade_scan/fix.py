@@ -2,8 +2,8 @@
 
 Three rules are fixed; every other rule needs judgement (its fix depends on what the code means) and is left
 as a finding. Only Python files and shell-like files (shell scripts, Makefiles, CI YAML, Dockerfiles) are
-rewritten; notebooks and Markdown are not (a notebook's JSON would have to be rewritten cell by cell, and its
-outputs would no longer match its code).
+rewritten; notebooks and documentation (Markdown, reStructuredText) are not (a notebook's JSON would have to be
+rewritten cell by cell, and its outputs would no longer match its code).
 """
 
 from __future__ import annotations

@@ -156,8 +156,7 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int) -> None:
         return  # what matched was in the outputs or the Markdown: no parse
     units = []
     for number, source in sources:
-        for line_number, line in enumerate(source.split("\n"), start=1):
-            scan.lines[(number, line_number)] = line
+        scan.keep_noqa_lines(source, number)
         code, shell = split_cell(source)
         units.append((number, number, 0, code, shell))
     size = sum(len(unit[3]) for unit in units)
@@ -177,3 +176,4 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int) -> None:
 
     scan.findings = [placed(f) for f in scan.findings]
     scan.pending = [placed(f) for f in scan.pending]
+    scan.via_helpers = [(placed(f), helper) for f, helper in scan.via_helpers]

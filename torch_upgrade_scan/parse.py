@@ -14,6 +14,10 @@ class Scope:
         self.bindings: dict = {}  # name -> [(position, dotted name or None)]
         self.positions: dict = {}  # name -> sorted positions, made on first lookup
         self.globals: set = set()
+        # (the root scope only) module-level string constants: name -> [(position, text)]; functions that
+        # return a string: name -> [text]. Kept as text, so that a module parsed in pieces shares them.
+        self.strings: dict = {}
+        self.helpers: dict = {}
 
     def bind(self, name: str, position: tuple, target: str | None) -> None:
         self.bindings.setdefault(name, []).append((position, target))
@@ -72,8 +76,9 @@ class Module:
     """One Python module (or a notebook's cells, which share a kernel) parsed
     once, with its scopes and the nodes the rules look at."""
 
-    def __init__(self) -> None:
-        self.root = Scope("module", None)
+    def __init__(self, root: Scope | None = None, imported: set | None = None) -> None:
+        # a module parsed in pieces shares one root scope and imported set (see pieces.py)
+        self.root = root or Scope("module", None)
         self.chains: list = []  # (unit, node, scope) for names and attributes
         self.calls: list = []
         self.constants: list = []
@@ -82,12 +87,15 @@ class Module:
         self.decorators: set = set()  # ids of decorator expressions
         self.decorated: dict = {}  # id(decorator) -> the name of what it decorates
         self.assigns: list = []  # (unit, Assign node, scope)
+        self.returns: list = []  # (Return node with a value, function scope)
         self.withs: list = []  # (unit, With node, scope)
         self.branches: list = []  # (unit, If node): tests that pick a launcher
         self.loops: list = []  # (unit, For or While node, scope)
         self.written_keys: set = set()  # ids of constants used as keys that are written
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = set()  # ids of constants that are whole statements
+        # local names an import binds to a dotted name
+        self.imported: set = set() if imported is None else imported
 
     def add(self, unit: int, tree: ast.AST) -> None:
         """Collect bindings and interesting nodes, iteratively (no recursion)."""
@@ -107,15 +115,10 @@ class Module:
                     position = (unit, node.lineno, node.col_offset)
                     target.bind(node.id, at or position, None)
                 continue
-            position = (
-                unit,
-                getattr(node, "lineno", 0),
-                getattr(node, "col_offset", 0),
-            )
             if kind is ast.Attribute:
                 if not inner:
                     self.chains.append((unit, node, scope))
-                if not isinstance(node.ctx, ast.Load):
+                if type(node.ctx) is not ast.Load:
                     self.stores.append((unit, node, scope))
                 stack.append((node.value, scope, at, True))
                 continue
@@ -142,6 +145,7 @@ class Module:
             elif kind is ast.Expr and isinstance(node.value, ast.Constant):
                 self.docstrings.add(id(node.value))
             elif kind in (ast.Import, ast.ImportFrom):
+                position = (unit, node.lineno, node.col_offset)
                 for alias in node.names:
                     if kind is ast.Import:
                         local = alias.asname or alias.name.split(".")[0]
@@ -152,9 +156,11 @@ class Module:
                     else:
                         local, target = alias.asname or alias.name, None
                     scope.bind(local, position, target)
+                    if target:
+                        self.imported.add(local)
                 continue
             elif kind in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef):
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
                 for decorator in node.decorator_list:
                     self.decorators.add(id(decorator))
                     self.decorated[id(decorator)] = node.name
@@ -193,6 +199,8 @@ class Module:
             elif kind in (ast.Assign, ast.AugAssign, ast.AnnAssign):
                 if kind is ast.Assign:
                     self.assigns.append((unit, node, scope))
+                    if scope is self.root:
+                        self.module_constant(unit, node)
                 end = (unit, node.end_lineno or 0, node.end_col_offset or 0)
                 targets = node.targets if kind is ast.Assign else [node.target]
                 for target in targets:
@@ -200,18 +208,30 @@ class Module:
                 if node.value is not None:
                     stack.append((node.value, scope, None, False))
                 continue
+            elif kind is ast.Return and node.value is not None:
+                self.returns.append((node, scope))
             elif kind is ast.ExceptHandler and node.name:
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
             elif kind in (ast.MatchAs, ast.MatchStar) and node.name:
-                scope.bind(node.name, position, None)
+                scope.bind(node.name, (unit, node.lineno, node.col_offset), None)
             for field in CHILD_FIELDS.get(kind) or child_fields(kind):
-                value = getattr(node, field, None)
+                value = getattr(node, field)
                 if type(value) is list:
-                    for child in value:
-                        if isinstance(child, ast.AST):
-                            stack.append((child, child_scope, child_at, False))
+                    stack.extend(
+                        (child, child_scope, child_at, False)
+                        for child in value
+                        if isinstance(child, ast.AST)
+                    )
                 elif isinstance(value, ast.AST):
                     stack.append((value, child_scope, child_at, False))
+
+    def module_constant(self, unit: int, assign: Any) -> None:
+        """Record `NAME = "text"` (or an f-string) at module level."""
+        text = literal_text(assign.value)
+        target = assign.targets[0]
+        if text is not None and len(assign.targets) == 1 and type(target) is ast.Name:
+            position = (unit, assign.lineno, assign.col_offset)
+            self.root.strings.setdefault(target.id, []).append((position, text))
 
     def name_of(self, node: Any, scope: Scope, unit: int) -> str | None:
         chain = dotted(node)
@@ -244,32 +264,10 @@ def argument(call: Any, index: int, keyword: str) -> str | None:
     return ast.unparse(found[0]) if found else None
 
 
-def string_value(node: Any, module: Module, scope: Scope, unit: int) -> str | None:
-    """A string argument's text: a literal, an f-string (its placeholders as {…}),
-    or a name bound to one of those by its last assignment before the use in the
-    same scope; None for anything else."""
+def literal_text(node: Any) -> str | None:
+    """A string literal's text, or an f-string's with its placeholders as {…}; None for anything else."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     if isinstance(node, ast.JoinedStr):
-        return "".join(
-            str(part.value) if isinstance(part, ast.Constant) else "{…}"
-            for part in node.values
-        )
-    if not isinstance(node, ast.Name):
-        return None
-    use = position_of(unit, node)
-    earlier = [
-        (position_of(where_unit, assign), assign.value)
-        for where_unit, assign, where in module.assigns
-        if where is scope
-        and len(assign.targets) == 1
-        and isinstance(assign.targets[0], ast.Name)
-        and assign.targets[0].id == node.id
-        and position_of(where_unit, assign) < use
-    ]
-    if not earlier:
-        return None
-    value = max(earlier, key=lambda pair: pair[0])[1]
-    if isinstance(value, ast.Constant | ast.JoinedStr):
-        return string_value(value, module, scope, unit)
+        return "".join(str(part.value) if isinstance(part, ast.Constant) else "{…}" for part in node.values)
     return None

@@ -37,6 +37,8 @@ JIT_USE = (
     re.compile(rb"import[^\n]*\bjit\b"),
 )
 FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
+MULTI_DEVICE = re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:")
+BACKEND_BY_NAME = re.compile(rb"init_process_group\(\s*(?:backend\s*=\s*)?[A-Za-z_][\w.]*\s*[,)]")
 NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\s*True")
 # What each rule needs to see in Python code (in .py files, notebooks and
 # Markdown code blocks alike) ...
@@ -61,11 +63,13 @@ PYTHON_NEEDS = {
     # both compile rules: fullgraph=True and what makes it raise or run no frame
     "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
     "torchcomms-p2p": Needs((b"isend(", b"irecv(")),
-    # a multi-device backend string: "cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"
-    "torchcomms-one-device": Needs(
-        (b"init_process_group",), (re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:"),)
-    ),
+    # a process group with a multi-device backend string ("cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"), or with
+    # a backend passed by name, which a function of another file may return
+    "torchcomms-one-device": Needs((b"init_process_group",), (MULTI_DEVICE, BACKEND_BY_NAME)),
 }
+# ... and the other half of that: a function that returns a multi-device string (one of its pairs names a
+# backend), which the scan of a whole project matches with the process groups of other files.
+BACKEND_HELPER = Needs((b":gloo", b":nccl", b":xccl", b":hccl", b":ucc", b":mpi"), (MULTI_DEVICE,))
 PYTHON_NEEDS["fsdp2-fullgraph"] = PYTHON_NEEDS["fullgraph-no-frames"]
 # ... and, beyond that, in shell-like and other text files (torchrun lines are
 # evidence for the Python files they start; source builds name CUDA versions).
@@ -76,8 +80,8 @@ TEXT_NEEDS = {
     "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
 }
 UNIQUE_NEEDS = {
-    "python": tuple(dict.fromkeys(PYTHON_NEEDS.values())),
-    "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), *TEXT_NEEDS.values()])),
+    "python": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER])),
+    "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER, *TEXT_NEEDS.values()])),
 }
 
 

@@ -1,6 +1,7 @@
 """Reading one file: its kind (from its name), its bytes within the size limit, its text decoded as Python or
 UTF-8, and the scan its kind calls for (Python, notebook, shell-like or Markdown text); never raising."""
 
+import gc
 import io
 import json
 import os
@@ -10,13 +11,15 @@ import stat
 import tokenize
 from pathlib import Path
 
+from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
+from torch_upgrade_scan.pieces import parse_quietly
 from torch_upgrade_scan.prefilter import needed
 
 # Files larger than this are not parsed (an error names each one that mentions
-# torch). Measured on 2 loaded cores: a 1 MB Python file dense with torch calls
-# takes 7.4 s and 205 MB; a 7.4 MB one, 47 s and 1.4 GB.
+# torch): time grows linearly with size (README, "Speed and size": a 1 MB module
+# dense with findings takes 1.7 s of CPU here), and large files are mostly generated.
 MAX_BYTES = 1_000_000
 # A notebook's outputs (images) can be large and cost little to read: its file
 # may be this many times larger; the limit applies to its code cells' text.
@@ -37,6 +40,8 @@ def kind_of(path: Path) -> str | None:
         return "docker"
     if suffix in (".md", ".markdown", ".qmd"):
         return "markdown"
+    if suffix == ".rst":
+        return "rst"
     if (suffix in (".txt", ".in") and "requirements" in name) or name in (
         "pyproject.toml",
         "setup.cfg",
@@ -74,64 +79,75 @@ def strip_prompt(text: str, kind: str) -> str:
     return re.sub(r"^\s*(?:\$|#)\s+", "", text) if kind == "prompt" else text
 
 
+PYTHON_BLOCKS = ("python", "py", "python3", "ipython", "pycon", "code-cell")
+TEXT_BLOCKS = ("text", "json", "toml", "ini", "output", "cpp", "c++", "c", "cuda", "none", "rst", "console-output")
+DOCTEST_PROMPT = re.compile(r"^(>>>|\.\.\.) ?")
+# a line of an rST literal block that reads as a command
+SHELL_LINE = re.compile(r"^\s*(?:\$\s|(?:torchrun|python3?|pip3?|uv|export|docker|srun|accelerate)\s)")
+
+
 def scan_text(scan: FileScan, text: str, kind: str) -> None:
     lines = text.split("\n")
     scan.offsets[0] = (None, 0)
-    for number, line in enumerate(lines, start=1):
-        scan.lines[(None, number)] = line
+    scan.keep_noqa_lines(text)
     scan.text_lines([(0, n, t) for n, t in enumerate(lines, start=1)])
     if kind in ("shell", "yaml", "docker"):
         scan.shell(
             [(0, n, strip_prompt(t, kind)) for n, t in enumerate(lines, start=1)]
         )
-    elif kind == "markdown":
-        units, shell, fence, block, language = [], [], None, [], ""
-        for number, line in enumerate(lines, start=1):
-            opened = re.match(r"^\s*(```+|~~~+)\s*\{?([\w+-]*)", line)
-            if fence is None and opened:
-                fence, language, block = opened.group(1), opened.group(2).lower(), []
-                start = number
-            elif fence is not None and line.strip().startswith(fence):
-                if language in (
-                    "python",
-                    "py",
-                    "python3",
-                    "ipython",
-                    "pycon",
-                    "code-cell",
-                ):
-                    source = "\n".join(
-                        re.sub(r"^(>>>|\.\.\.) ?", "", b) for b in block
-                    )  # doctest prompts
-                    code, cell_shell = split_cell(source)
-                    unit = len(units) + 1
-                    units.append((unit, None, start, code, cell_shell))
-                elif language not in ("text", "json", "toml", "ini", "output", "cpp"):
-                    kind_here = (
-                        "yaml"
-                        if language in ("yaml", "yml")
-                        else ("docker" if language == "dockerfile" else "prompt")
-                    )
-                    shell += [
-                        (-start, start + i, strip_prompt(b, kind_here))
-                        for i, b in enumerate(block, start=1)
-                    ]
-                fence = None
-            elif fence is not None:
-                block.append(line)
-        scan.lenient = True
-        if units:
-            scan.python(units)
-        scan.shell(shell)
+    elif kind in ("markdown", "rst"):
+        blocks = markdown_blocks(lines) if kind == "markdown" else rst_blocks(lines)
+        scan_blocks(scan, blocks)
+
+
+def scan_blocks(scan: FileScan, blocks: list) -> None:
+    """A documentation file's code blocks: Python ones as a notebook's cells (a block that does not parse is
+    read statement by statement, with a note for what still does not), shell-like ones as shell lines. An rST
+    literal block is Python where it parses and shell where a line looks like a command; else it is text."""
+    units, shell = [], []
+    for offset, indent, language, block in blocks:
+        if language == "literal":
+            language = literal_language(block)
+        if language in PYTHON_BLOCKS:
+            source = "\n".join(DOCTEST_PROMPT.sub("", line) for line in block)
+            code, cell_shell = split_cell(source)
+            units.append((len(units) + 1, None, offset, code, cell_shell))
+            scan.indents[len(units)] = indent
+        elif language not in TEXT_BLOCKS:
+            kind_here = {"yaml": "yaml", "yml": "yaml", "dockerfile": "docker"}.get(language, "prompt")
+            shell += [(-offset, offset + i, strip_prompt(line, kind_here)) for i, line in enumerate(block, start=1)]
+    scan.lenient = True
+    if units:
+        scan.python(units)
+    scan.shell(shell)
+
+
+def literal_language(block: list) -> str:
+    """What an rST literal block holds: "python" where it parses as Python (doctest prompts removed), "shell"
+    where a line starts with a prompt or a command word, else "text"."""
+    source = "\n".join(DOCTEST_PROMPT.sub("", line) for line in block)
+    try:
+        parse_quietly(source)
+        return "python"
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+    return "shell" if any(SHELL_LINE.match(line) for line in block) else "text"
 
 
 def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
-    """Scan one file, never raising: problems become per-file errors."""
+    """Scan one file, never raising: problems become per-file errors. The cyclic garbage collector waits
+    meanwhile: syntax trees, scopes and findings hold no cycles (reference counts free them), and its passes
+    over a growing heap took 30% of the CPU time of a dense 1 MB module and 39% of a 3 MB one (measured here)."""
     scan = FileScan(path)
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         scan_file_into(scan, Path(path), max_bytes)
     except Exception as error:  # a bug in the scanner: report it, go on
         scan.errors.append(f"internal error: {path}: {type(error).__name__}: {error}")
+    finally:
+        if collecting:
+            gc.enable()
     return scan
 
 
@@ -180,8 +196,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         text = data.decode("latin-1")
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
     if kind == "python":
-        for number, line in enumerate(text.split("\n"), start=1):
-            scan.lines[(None, number)] = line
+        scan.keep_noqa_lines(text)
         scan.python([(0, None, 0, text, [])])
     elif kind == "notebook":
         scan_notebook_into(scan, text, max_bytes)

@@ -2,6 +2,7 @@
 one scanned (in worker processes for large trees), and their scans collected into one sorted Report; also one
 Python source text or one notebook's JSON."""
 
+import dataclasses
 import fnmatch
 import os
 import time
@@ -39,8 +40,7 @@ SKIPPED_FOLDERS = {
 def scan_source(source: str, path: str = "<source>") -> Report:
     """Scan one Python source text (as if it ran under torchrun if it says so)."""
     scan = FileScan(path)
-    for number, line in enumerate(source.split("\n"), start=1):
-        scan.lines[(None, number)] = line
+    scan.keep_noqa_lines(source)
     scan.python([(0, None, 0, source, [])])
     return finish(collect([scan]))
 
@@ -75,7 +75,11 @@ def files_under(paths, report: Report, exclude=()) -> list:
     seen: set = set()
 
     def add(full: Path) -> None:
-        key = os.path.realpath(full)
+        try:  # one stat (a realpath costs one per folder of the path)
+            info = os.stat(full)
+            key: object = (info.st_dev, info.st_ino)
+        except OSError:  # a loop or a dangling link: its scan says why
+            key = os.path.abspath(full)
         if key not in seen:
             seen.add(key)
             found.append(full)
@@ -127,6 +131,8 @@ def collect(scans) -> Report:
             )
         report.notes += scan.notes
         report.launched |= scan.launched
+        report.helpers.update(scan.helpers)
+        report.via_helpers += scan.via_helpers
         if not scan.facts["spawns"]:
             launcher = scan.facts["launcher"] or bool(scan.launched)
             report.pending += [(f, launcher) for f in scan.pending]
@@ -136,11 +142,17 @@ def collect(scans) -> Report:
 def finish(report: Report, select=(), ignore=()) -> Report:
     """Keep a port finding only with evidence that its file runs under torchrun
     (it reads LOCAL_RANK and the like, or a torchrun line anywhere launches it);
-    then filter by rule or severity and sort."""
+    keep a process group whose backend comes from a function of another file where that function returns a
+    multi-device string; then filter by rule or severity and sort."""
     for finding, launcher in report.pending:
         if launcher or Path(finding.path).name in report.launched:
             report.findings.append(finding)
     report.pending = []
+    for finding, helper in report.via_helpers:
+        if helper in report.helpers:
+            detail = f"backend={report.helpers[helper]!r} (returned by {helper})"
+            report.findings.append(dataclasses.replace(finding, detail=detail))
+    report.via_helpers = []
 
     def wanted(f: Finding) -> bool:
         severity = f.severity or RULES[f.rule].severity

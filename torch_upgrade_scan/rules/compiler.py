@@ -5,8 +5,9 @@ import ast
 import dataclasses
 from typing import Any
 
-from torch_upgrade_scan.parse import Module, Scope, module_text, position_of, string_value
+from torch_upgrade_scan.parse import Module, Scope, module_text, position_of
 from torch_upgrade_scan.rules.context import Context
+from torch_upgrade_scan.strings import string_value
 
 # What makes torch.compile(fullgraph=True) run no compiled frame and warn in 2.12
 # (measured here on 2.12.0): an active TorchDispatchMode, torch._dynamo.config.disable

@@ -21,27 +21,38 @@ class Context:
     called: dict  # id(call.func) -> the call
     bound: dict  # id(assigned value) -> its one target
 
+    reads: list  # (unit, node, dotted name) of each name or attribute read
+    # (unit, call, function name): a process group whose backend a function of another file may return
+    via_helpers: list = dataclasses.field(default_factory=list)
+
     @classmethod
     def of(cls, module: Module, path: str, emit: Emit) -> "Context":
+        """Resolve the chains whose first name an import binds (or `torch`): no other resolves to a dotted name."""
         names: dict = {}
+        reads: list = []
+        imported = module.imported | {"torch"}
         for unit, node, scope in module.chains:
+            base = node
+            while type(base) is ast.Attribute:
+                base = base.value
+            if type(base) is not ast.Name or base.id not in imported:
+                continue
             name = module.name_of(node, scope, unit)
             if name:
                 names[id(node)] = name
+                if type(node.ctx) is ast.Load:
+                    reads.append((unit, node, name))
         for _, node, _ in module.calls:
             if id(node.func) in names:
                 names.setdefault(id(node), names[id(node.func)])
         called = {id(call.func): call for _, call, _ in module.calls}
         bound = {id(a.value): a.targets[0] for _, a, _ in module.assigns if len(a.targets) == 1}
-        return cls(module, path, emit, names, called, bound)
+        return cls(module, path, emit, names, called, bound, reads)
 
     def loads(self) -> Iterator[tuple[int, Any, str]]:
         """(unit, node, dotted name) of each name or attribute read (not assigned: `torch.jit.script = lambda
         f: f` replaces the API, it does not use it)."""
-        for unit, node, _ in self.module.chains:
-            name = self.names.get(id(node))
-            if name and isinstance(node.ctx, ast.Load):
-                yield unit, node, name
+        return iter(self.reads)
 
     def named(self, table: dict) -> Iterator[tuple[int, Any, str, Any]]:
         """(unit, node, name, table[name]) for each read whose dotted name, or its longest prefix, is in

@@ -4,8 +4,9 @@ torch.compile, point-to-point ops in flight together, and process groups over se
 from typing import Any
 
 from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, WARNS
-from torch_upgrade_scan.parse import Module, argument, string_value
+from torch_upgrade_scan.parse import Module, argument
 from torch_upgrade_scan.rules.context import Context
+from torch_upgrade_scan.strings import helper_called, returned_texts, string_value
 
 FUNCOL = {
     "all_reduce": "funcol.all_reduce(t, 'sum', group)",
@@ -81,9 +82,16 @@ def concurrent_p2p(unit, node, scope, calls: list, module: Module) -> bool:
 
 
 
+def multi_device_helpers(module: Module) -> dict:
+    """The functions of this module that can return a backend string for several devices: name -> that text."""
+    helpers = returned_texts(module).items()
+    return {name: several[0] for name, texts in helpers if (several := [t for t in texts if "," in t])}
+
+
 def find(found: Context, compiles: bool) -> None:
     """`compiles`: whether the module compiles with fullgraph=True, under which every dist.nn collective
-    raises; eagerly (or after a graph break) the deprecated ones warn and the others run."""
+    raises; eagerly (or after a graph break) the deprecated ones warn and the others run. A process group whose
+    backend comes from a function defined elsewhere goes to `found.via_helpers` (unit, call, function name)."""
     module, emit = found.module, found.emit
     for unit, node, name, op in found.named(NAMES):
         fix = dist_nn_fix(op, found.called.get(id(node)))
@@ -102,6 +110,10 @@ def find(found: Context, compiles: bool) -> None:
             value = string_value(backend, module, scope, unit) if backend else None
             if value is not None and "," in value:
                 emit(unit, node, "torchcomms-one-device", f"backend={value!r}", "")
+            elif value is None and backend is not None:  # a helper of another file may return it
+                helper = helper_called(backend, module, scope, unit)
+                if helper:
+                    found.via_helpers.append((unit, node, helper))
     for unit, node, scope in point_to_point:
         if concurrent_p2p(unit, node, scope, point_to_point, module):
             emit(unit, node, "torchcomms-p2p", found.names[id(node)].rpartition(".")[2], "")

@@ -92,7 +92,7 @@ def find(found: Context, pending: list) -> dict:
     for _, _, name in found.loads():
         if name.startswith(LAUNCHER_RECORD):
             facts["launcher"] = True
-    exempt = not_torchrun_ports(module)
+    exempt: set = set()
     for unit, node, _ in module.calls:
         name = found.names.get(id(node.func)) or ""
         attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -107,14 +107,18 @@ def find(found: Context, pending: list) -> dict:
             command_findings(node.args[0], unit, found.emit)
         if attr in ("setdefault", "get") or name == "os.getenv":
             exempt.update(id(a) for a in node.args[1:])
+    candidates = []  # 29500s that a torchrun could have picked, unless exempt
     for unit, node, scope in module.constants:
         value = node.value
         if isinstance(value, str) and value in LAUNCHER_ENV:
             facts["launcher"] = facts["launcher"] or id(node) not in module.written_keys
-        if id(node) in exempt or other_launcher_scope(scope):
-            continue
         if isinstance(value, str) and PORT_OPTION.search(value):
             continue
         if str(value) == PORT or (isinstance(value, str) and PORT_IN_TEXT.search(value)):
+            candidates.append((unit, node, scope))
+    if candidates:  # the exemptions read every branch's test: only where a 29500 is
+        exempt |= not_torchrun_ports(module)
+    for unit, node, scope in candidates:
+        if id(node) not in exempt and not other_launcher_scope(scope):
             pending.append((unit, node, "port 29500 in code that runs under torchrun"))
     return facts

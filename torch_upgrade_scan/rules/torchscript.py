@@ -45,16 +45,21 @@ JIT_APIS = {
 NAMES = {f"torch.jit.{name}": key for name, key in JIT_APIS.items()}
 
 
-def jit_fix(key: str, path: str, decorator: bool) -> str:
+def in_test(path: str) -> bool:
     name = Path(path).name
-    in_test = name.startswith("test_") or name.endswith("_test.py")
-    if in_test and key in ("script", "trace"):
+    return name.startswith("test_") or name.endswith("_test.py")
+
+
+def jit_fix(key: str, decorator: bool, test: bool) -> str:
+    """The fix for one torch.jit API; `test`: whether the file is a test."""
+    if test and key in ("script", "trace"):
         return JIT_FIXES["test"]
     return JIT_FIXES["script@" if decorator and key == "script" else key]
 
 
 def find(found: Context) -> None:
+    test = in_test(found.path)
     for unit, node, name, key in found.named(NAMES):
         decorator = id(node) in found.module.decorators
-        fix = jit_fix(key, found.path, decorator)
+        fix = jit_fix(key, decorator, test)
         found.emit(unit, node, "torchscript", "@" * decorator + name, fix)

@@ -53,7 +53,7 @@ help:
 	@echo "make record-eigh  record the eigh benchmark on this machine into results/"
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
-	@echo "make pdf     the English book as one PDF (_build/pdf/), from the same executed run, then its check"
+	@echo "make pdf     the book and its Chinese and Korean editions as PDFs (_build/pdf/), from the same run, then their check"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
 	@echo "make clean   remove _build (keeps .venv)"
 
@@ -188,10 +188,11 @@ quiz: $(VENV)/.book-deps
 workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages
 
-# The English book as one PDF (tools/editions/pdf.py): the single-page build from the notebooks step's run (executing
-# nothing, which the cache check proves), printed by headless Chromium with an outline; then tests/test_pdf.py on it.
+# The book and each edition as one PDF each (tools/editions/pdf.py): the single-page build from the notebooks step's
+# run (executing nothing, which the cache check proves), printed by headless Chromium with an outline; then
+# tests/test_pdf.py on them.
 pdf: $(RUN_DONE) $(VENV)/.test-deps
-	$(PY) -m tools.editions.pdf
+	$(PY) -m tools.editions.pdf --editions
 	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
 	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
 

@@ -3,15 +3,17 @@
 - The printer on a small page, in a temporary folder (a few seconds): the outline carries each heading's text
   (spaces kept where Chromium's own entry loses them), a link to a heading lands on that heading's page, and a
   long code line wraps instead of running off the sheet.
-- The book's PDF, when `make pdf` has written it (`make pdf` runs this file after printing; `make test` does not
-  print the book, so there it checks a PDF only if one exists): a page or more per page of the book, an outline
-  entry for every chapter and lesson, and a sample of its internal links landing on the page of their target.
+- The book's PDF and each edition's, when `make pdf` has written them (`make pdf` runs this file after printing;
+  `make test` does not print the book, so there it checks the PDFs that exist): a sheet or more per page of the
+  book, an outline entry for every chapter and lesson (in the edition's words), every page linked, and a sample of
+  the internal links landing on the sheet of their target.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import pytest
 from pypdf import PdfReader
 
 from tools.course import ROOT, read_notebook, toc_files
-from tools.editions import pdf
+from tools.editions import catalogs, pdf
 
 pytestmark = pytest.mark.integration  # a browser prints
 
@@ -88,8 +90,9 @@ def test_a_page_that_does_not_match_its_outline_is_refused(tmp_path: Path) -> No
         pdf.retitle_outline(printed, ["A small book", "The second page"])
 
 
-def _source_title(entry: str) -> str:
-    """A page's title as its source writes it (the first `# ` line), as the book prints it."""
+def _source_title(entry: str, language: str | None = None) -> str:
+    """A page's title as its source writes it (the first `# ` line), in an edition as its catalog translates it,
+    as the book prints it."""
     path = ROOT / f"{entry}.md"
     if path.is_file():
         text = path.read_text(encoding="utf-8")
@@ -97,16 +100,24 @@ def _source_title(entry: str) -> str:
         notebook = read_notebook(ROOT / f"{entry}.ipynb")
         text = next("".join(c["source"]) for c in notebook["cells"] if c["cell_type"] == "markdown")
     title = next(line for line in text.splitlines() if line.startswith("# "))[2:]
+    if language is not None:
+        title = catalogs.translator(language, entry)(title)
     return title.replace("`", "").replace("'", "\u2019").strip()
 
 
-@pytest.mark.skipif(not pdf.PDF.is_file(), reason=f"no {pdf.PDF.relative_to(ROOT)}: `make pdf` prints the book")
-def test_the_book_pdf() -> None:
-    reader = PdfReader(pdf.PDF)
+LANGUAGES = [None, *(each.language for each in catalogs.editions())]
+
+
+@pytest.mark.parametrize("language", LANGUAGES, ids=[language or "en" for language in LANGUAGES])
+def test_the_book_pdf(language: str | None) -> None:
+    path = pdf.pdf_path(language)
+    if not path.is_file():
+        pytest.skip(f"no {path.relative_to(ROOT)}: `make pdf` prints the book and its editions")
+    reader = PdfReader(path)
     entries = toc_files()
     assert len(entries) <= len(reader.pages) < 1000, f"{len(reader.pages)} pages for {len(entries)} pages of the book"
     titles = [title for _, title in _titles(reader)]
-    missing = [title for title in map(_source_title, entries) if title not in titles]
+    missing = [title for title in (_source_title(entry, language) for entry in entries) if title not in titles]
     assert not missing, f"the outline lacks {missing}"
     links = [(on, target) for on, target in _links(reader, range(len(reader.pages))) if target.startswith("/document-")]
     unlinked = sorted(set(entries[1:]) - {target.removeprefix("/document-") for _, target in links})
@@ -114,5 +125,7 @@ def test_the_book_pdf() -> None:
     for on, target in links[:: max(1, len(links) // 8)]:  # a sample spread over the book
         entry = target.removeprefix("/document-")
         landed = _page_of(reader, target)
-        text = " ".join(reader.pages[landed].extract_text().split())
-        assert _source_title(entry)[:25] in text, f"page {on + 1}'s link to {entry} lands on page {landed + 1}"
+        # NFKC: the CJK fonts' glyphs extract as Kangxi radicals (⽤, U+2F64) where the text has the ideograph (用).
+        text = " ".join(unicodedata.normalize("NFKC", reader.pages[landed].extract_text()).split())
+        title = " ".join(unicodedata.normalize("NFKC", _source_title(entry, language)).split())[:20]
+        assert title in text, f"page {on + 1}'s link to {entry} lands on page {landed + 1}, which lacks {title!r}"

@@ -1,6 +1,6 @@
 """`make pdf`: the English book as one PDF, from the same executed run as the site.
 
-    python -m tools.editions.pdf [--out _build/pdf/pytorch-2.12-course.pdf]
+    python -m tools.editions.pdf [--editions]     _build/pdf/pytorch-2.12-course.pdf [and -<language>.pdf]
 
 The route, and why: Jupyter Book's singlehtml builder renders every page of _toc.yml into one HTML page from the
 execution cache that the notebooks step filled (the same run the site shows; nothing is executed), and Debian's
@@ -8,7 +8,8 @@ headless Chromium, the one the browser check drives, prints that page through th
 `Page.printToPDF` with `generateDocumentOutline`: the headings become the PDF's outline (bookmarks), and the
 page's own links (`#document-...`, `#section`) become links inside the PDF. A print style sheet
 (print.css beside this module) hides the navigation, starts each page of the book on a new sheet and wraps long
-code lines instead of cutting them off. Nothing is downloaded at build time. Not LaTeX: no TeX is installed on
+code lines instead of cutting them off. With `--editions` each translated edition is printed the same way, in
+its language (Debian's Noto CJK fonts draw it). Nothing is downloaded at build time. Not LaTeX: no TeX is installed on
 the course's machines (Jupyter Book's pdflatex route needs TeX Live, over a gigabyte), and Jupyter Book's own
 pdfhtml builder prints with a Chromium that pyppeteer downloads when it first runs.
 """
@@ -24,7 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import sphinx.locale
+
 from tools.course import ROOT, CourseError
+from tools.editions import catalogs
+from tools.editions.build import compile_extension_catalog
 from tools.editions.sphinx_build import sphinx_build
 
 PDF = ROOT / "_build" / "pdf" / "pytorch-2.12-course.pdf"
@@ -37,9 +42,22 @@ FOOTER = ('<div style="font-size:8px;width:100%;text-align:center;color:#555">'
           '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
 
 
-def build_single_page(out: Path = SINGLE_PAGE, root: Path = ROOT) -> Path:
-    """The whole book as one HTML page (Jupyter Book's singlehtml builder, strict), from the execution cache."""
-    sphinx_build("singlehtml", out, {}, out / ".doctrees", root)
+def pdf_path(language: str | None = None) -> Path:
+    """Where `make pdf` writes the English book (language None) or an edition's."""
+    return PDF if language is None else PDF.with_name(f"{PDF.stem}-{language}.pdf")
+
+
+def build_single_page(language: str | None = None, root: Path = ROOT) -> Path:
+    """The whole book as one HTML page (Jupyter Book's singlehtml builder, strict), from the execution cache, in
+    English or in an edition's language (its catalogs under locales/, as tools/editions/build.py renders it)."""
+    out = SINGLE_PAGE if language is None else SINGLE_PAGE.with_name(f"{SINGLE_PAGE.name}-{language}")
+    overrides: dict[str, Any] = {}
+    if language is not None:
+        compile_extension_catalog(language, root)
+        overrides["language"] = language
+    # Sphinx keeps the catalogs it has loaded for the process: a second build would speak the first one's language.
+    sphinx.locale.translators.clear()
+    sphinx_build("singlehtml", out, overrides, out / ".doctrees", root)
     return out / "index.html"
 
 
@@ -136,21 +154,25 @@ def retitle_outline(pdf: Path, titles: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.editions.pdf", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=PDF, help="the PDF to write (default: %(default)s)")
+    parser.add_argument("--editions", action="store_true", help="print each translated edition too (locales/)")
     args = parser.parse_args(argv)
     # pypdf warns that Chromium's trailer undercounts the objects ("exceeds defined trailer size"); it reads them all.
     logging.getLogger("pypdf").setLevel(logging.ERROR)
-    try:
-        started = time.monotonic()
-        page = build_single_page()
-        built = time.monotonic()
-        pdf = print_page(page, args.out)
-    except CourseError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
-    size = pdf.stat().st_size / 2**20
-    print(f"wrote {pdf} ({size:.1f} MiB): single page built in {built - started:.0f} s, "
-          f"printed in {time.monotonic() - built:.0f} s")
+    languages: list[str | None] = [None]
+    if args.editions:
+        languages += [each.language for each in catalogs.editions()]
+    for language in languages:
+        try:
+            started = time.monotonic()
+            page = build_single_page(language)
+            built = time.monotonic()
+            pdf = print_page(page, pdf_path(language))
+        except CourseError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 1
+        size = pdf.stat().st_size / 2**20
+        print(f"wrote {pdf.relative_to(ROOT)} ({size:.1f} MiB): single page built in {built - started:.0f} s, "
+              f"printed in {time.monotonic() - built:.0f} s")
     return 0
 
 

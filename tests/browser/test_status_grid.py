@@ -21,6 +21,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from tests.browser.test_editions import SCRIPTS
 from tests.browser.test_site import FAILING_IMPACTS, PHONE, SITE, console_errors, load, overflow, run_axe, set_viewport
+from tests.test_status_grid import alternative_problems
 from tools.course import ROOT, notebook_paths
 from tools.editions.catalogs import Edition, editions
 
@@ -56,6 +57,8 @@ def test_the_whole_grid_in_two_laptop_screens(browser: webdriver.Chrome, site_ur
     assert console_errors(browser, site_url) == []
     rows = browser.find_elements(By.CSS_SELECTOR, ".run-grid-table tbody th[scope=row]")
     assert len(rows) == LESSONS, f"{len(rows)} rows for {LESSONS} lessons"
+    markup = browser.find_element(By.CSS_SELECTOR, ".run-grid").get_attribute("outerHTML")
+    assert alternative_problems(markup) == [], "a symbol of the built page lacks its words"
     height = browser.execute_script("return document.querySelector('.run-grid-table').getBoundingClientRect().height")
     assert height <= 2 * LAPTOP_1280[1], f"the grid is {height:.0f} px tall: over two {LAPTOP_1280[1]} px screens"
     grid = browser.find_element(By.CSS_SELECTOR, ".run-grid-table")

@@ -185,7 +185,7 @@ def _resolve_grid(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     here = builder.get_target_uri(docname)
 
     def href(target: str) -> str:
-        return builder.get_relative_uri(docname, target) if target in env.all_docs else relative_uri(here, target)
+        return builder.get_relative_uri(docname, target)
 
     def title(target: str) -> str:
         found = env.titles.get(target)

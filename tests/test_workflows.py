@@ -131,6 +131,12 @@ def test_main_deploys_what_make_book_builds() -> None:
     assert next(step["run"] for step in _steps(build) if "run" in step) == "make book"
     (upload,) = _uses(build, "actions/upload-pages-artifact")
     assert upload["with"]["path"] == "_build/html"
+    # The PDFs of the same run go up beside the pages, printed after the book and before the upload.
+    steps = _steps(build)
+    (pdf,) = [index for index, step in enumerate(steps) if "make pdf" in step.get("run", "")]
+    assert "cp _build/pdf/*.pdf _build/html/pdf/" in steps[pdf]["run"]
+    assert any("chromium-driver" in step.get("run", "") for step in steps[:pdf]), "Chromium prints the PDFs"
+    assert pdf < steps.index(upload), "the PDFs are printed before the site is uploaded"
     # `make book` is the target a contributor runs, and it builds into _build/html.
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert "\nbook:" in makefile and "jupyter-book build ." in makefile

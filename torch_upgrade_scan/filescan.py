@@ -63,10 +63,11 @@ class FileScan:
                 if NOQA_WORD.search(line):
                     self.lines[(cell, number)] = line
 
-    def python(self, units: list) -> None:
-        """units: [(unit id, cell, line offset, source, shell lines)]."""
+    def python(self, units: list, whole: str | None = None) -> None:
+        """units: [(unit id, cell, line offset, source, shell lines)]. `whole`: the module's whole source where
+        the one unit's source is a cut of it (partial.py), parsed instead where the cut does not parse."""
         if len(units) == 1 and len(units[0][3]) > PIECE_CHARS and not self.lenient:
-            self.python_in_pieces(units[0])
+            self.python_in_pieces(units[0], whole)
         else:
             module = Module()
             for unit, cell, offset, code, _ in units:
@@ -74,6 +75,9 @@ class FileScan:
                 try:
                     module.add(unit, parse_quietly(code))
                 except (SyntaxError, ValueError) as error:
+                    if whole is not None:
+                        self.python([(unit, cell, offset, whole, [])])
+                        return
                     if self.lenient:  # a Markdown code block may be a fragment
                         self.fragments(module, unit, offset, code)
                     else:
@@ -86,7 +90,7 @@ class FileScan:
         ]
         self.shell(shell)
 
-    def python_in_pieces(self, unit_source: tuple) -> None:
+    def python_in_pieces(self, unit_source: tuple, whole: str | None = None) -> None:
         """A large module, one piece of whole statements at a time (see pieces.py),
         sharing one root scope and the names imports bind. Whether a dist.nn use breaks depends on a compile
         anywhere in the module: each is reported as breaking, then, when no piece
@@ -104,6 +108,9 @@ class FileScan:
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             del self.findings[before[0] :], self.pending[before[1] :]
             self.via_helpers, self.helpers = [], {}
+            if whole is not None:
+                self.python([(unit, cell, offset, whole, [])])
+                return
             self.unparsed(error, cell)
             return
         if not compiled:

@@ -14,6 +14,7 @@ from pathlib import Path
 from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
+from torch_upgrade_scan.partial import all_local, kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
 from torch_upgrade_scan.prefilter import needed
 
@@ -197,7 +198,10 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
     if kind == "python":
         scan.keep_noqa_lines(text)
-        scan.python([(0, None, 0, text, [])])
+        if all_local(data):  # parse only what the rules read (partial.py)
+            scan.python([(0, None, 0, kept_statements(text), [])], whole=text)
+        else:
+            scan.python([(0, None, 0, text, [])])
     elif kind == "notebook":
         scan_notebook_into(scan, text, max_bytes)
     else:

@@ -22,43 +22,41 @@ LOCAL_RULES = {
     "cu128-wheels",
     "torchcomms-p2p",  # pairs calls of one scope, each of which holds its trigger
 }
-# A rule's pattern for the statements it reads, where its pre-check's would miss some: an imported isend has
+# A rule's words for the statements it reads, where its pre-check's would miss some: an imported isend has
 # no "isend(" where it is imported.
-STATEMENT_PATTERNS = {"torchcomms-p2p": r"\bi(?:send|recv)\b"}
+STATEMENT_WORDS = {"torchcomms-p2p": (b"isend", b"irecv")}
 
 
-def trigger_patterns(rules: set) -> "re.Pattern[str]":
-    """One pattern for what the rules' pre-checks look for (their patterns where given, else their words)."""
-    parts = []
+def statement_patterns(rules: set) -> list:
+    """What the rules' pre-checks look for (their patterns where given, else their words), one pattern each:
+    each starts with a literal word, which the regex engine seeks fast over a whole module."""
+    patterns = []
     for rule in sorted(rules):
         need = PYTHON_NEEDS[rule]
-        sources = [p.pattern for p in need.any_of] or [re.escape(word) for word in need.words]
-        parts += [STATEMENT_PATTERNS.get(rule) or "|".join(source.decode() for source in sources)]
-    return re.compile("|".join(parts))
+        words = STATEMENT_WORDS.get(rule, need.words)
+        sources = [p.pattern for p in need.any_of] if rule not in STATEMENT_WORDS else []
+        patterns += [re.compile(source.decode()) for source in sources or map(re.escape, words)]
+    return patterns
 
 
-LOCAL_PATTERNS = trigger_patterns(LOCAL_RULES)
-# A line that may start a top-level statement (pieces.py's test, as one pattern over the whole text).
-TOP_LINE = re.compile(r"^[^\s#)\]}]", re.MULTILINE)
+PATTERNS = statement_patterns(LOCAL_RULES)
+ANY_PATTERN = re.compile("|".join(p.pattern for p in PATTERNS))  # for short texts
+# A line that may start a statement, its indentation given (pieces.py's test, as one pattern over the text).
+LINE_START = r"\n{}(?=[^\s#)\]}}])"
+TOP_LINE = re.compile(LINE_START.format(""))
 CONTINUES = re.compile(r"(?:else|elif|except|finally)\b")
-# Comments and strings in order, so that a quote inside one is no string's start; group 1: a triple-quoted one.
-STRINGS = re.compile(
-    r"#[^\n]*"
-    r"|(\"\"\"(?:[^\"\\]|\\.|\"(?!\"\"))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*''')"
-    r"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'",
-    re.DOTALL,
-)
-IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+import\b|import\b)", re.MULTILINE)
-# An import statement: `import a.b as c, d` or `from m import (x as y,\n z)`; group 1: what follows `import`.
-IMPORT = re.compile(
-    r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(\([^)]*\)|(?:[^\n\\]|\\\n)*)", re.MULTILINE
-)
+# what comes before a quote on its line: strings that close there, or a comment or an open string (group 1)
+LINE_PREFIX = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|([#\"'])")
+IMPORT_WORD = re.compile(r"import\b")
+# An import statement's start, up to `import`; then what it imports: `a.b as c, d` or `(x as y,\n z)`.
+IMPORT_HEAD = re.compile(r"[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?")
+IMPORTED = re.compile(r"[ \t]+(\([^)]*\)|(?:[^\n\\]|\\\n)*)")
 BOUND = re.compile(r"([\w.]+)(?:\s+as\s+(\w+))?")
 DEFINITION = re.compile(r"(?:async\s+def|def|class|@)")
 # A class longer than this is cut member by member (see kept_members); group 1: the body's indentation.
 CLASS_CHARS = 4000
 NESTED_CLASS = re.compile(r"[ \t]*class\b")
-MEMBER = re.compile(r"^([ \t]+)(?:async\s+def|def|class|@)\b", re.MULTILINE)
+MEMBER = re.compile(r"\n([ \t]+)(?:async\s+def|def|class|@)\b")
 
 
 def all_local(data: bytes) -> bool:
@@ -71,12 +69,41 @@ def all_local(data: bytes) -> bool:
 
 
 def string_interiors(code: str) -> list[tuple[int, int]]:
-    """(start, end) offsets of the triple-quoted strings that span lines: no statement starts inside one."""
-    return [
-        match.span(1)
-        for match in STRINGS.finditer(code)
-        if match.group(1) and "\n" in match.group(1)
-    ]
+    """(start, end) offsets of the triple-quoted strings that span lines, in order: no statement starts inside
+    one. A triple quote in a comment or inside a one-line string opens none."""
+    spans, at = [], 0
+    ahead = {quote: code.find(quote) for quote in ('"""', "'''")}  # the next of each, or -1
+    while (first := next_triple(code, at, ahead)) >= 0:
+        line = max(code.rfind("\n", 0, first) + 1, at)
+        if any(m.group(1) for m in LINE_PREFIX.finditer(code, line, first)):
+            at = first + 3  # in a comment or a string
+            continue
+        last = closing(code, code[first : first + 3], first + 3)
+        if "\n" in code[first:last]:
+            spans.append((first, last))
+        at = last
+    return spans
+
+
+def next_triple(code: str, at: int, ahead: dict) -> int:
+    """The offset of the next triple quote from `at` (-1: none); `ahead` holds the next of each kind found so
+    far, searched again once passed (two searches for a word are faster than one for a pattern of two)."""
+    for quote, offset in ahead.items():
+        if 0 <= offset < at:
+            ahead[quote] = code.find(quote, at)
+    return min((offset for offset in ahead.values() if offset >= 0), default=-1)
+
+
+def closing(code: str, quote: str, at: int) -> int:
+    """The offset after the triple quote that closes a string opened before `at` (the end: none does)."""
+    while (found := code.find(quote, at)) >= 0:
+        back = found
+        while code[back - 1] == "\\":
+            back -= 1
+        if (found - back) % 2 == 0:
+            return found + 3
+        at = found + 1
+    return len(code)
 
 
 def within(interiors: list, at: int) -> bool:
@@ -86,20 +113,18 @@ def within(interiors: list, at: int) -> bool:
 
 
 def statements(code: str, interiors: list, start: int = 0, end: int = -1, line: "re.Pattern[str]" = TOP_LINE):
-    """(start, end) offsets of the statements that `line` finds (top-level ones by default) in code[start:end],
-    in order; the first holds what comes before the second's start."""
+    """(start, end) offsets of the statements whose lines `line` finds (top-level ones by default) in
+    code[start:end], in order; the first holds what comes before the second's start."""
     end = len(code) if end < 0 else end
     starts, inside = [start], 0
     for match in line.finditer(code, start, end):
-        at = match.start()
-        if at == start:
-            continue
+        at = match.start() + 1  # the line's start, before its indentation
         while inside < len(interiors) and interiors[inside][1] <= at:
             inside += 1
         if inside < len(interiors) and interiors[inside][0] < at:
             continue  # a line of a string's text
-        before = code[code.rfind("\n", 0, at - 1) + 1 : at - 1]
-        if CONTINUES.match(code, at) or before.startswith("@") or before.endswith("\\"):
+        before = code[code.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if CONTINUES.match(code, match.end()) or before.lstrip().startswith("@") or before.endswith("\\"):
             continue
         starts.append(at)
     return list(zip(starts, [*starts[1:], end], strict=True))
@@ -109,61 +134,77 @@ def bound_names(code: str) -> set[str]:
     """The names that imports holding a trigger pattern bind (`from torch.jit import script` binds `script`;
     `import torch.jit as tj` binds `tj`)."""
     names: set[str] = set()
-    for match in IMPORT.finditer(code):
-        if not LOCAL_PATTERNS.search(match.group(0)):
+    for match in IMPORT_WORD.finditer(code):
+        line = code.rfind("\n", 0, match.start()) + 1
+        imported = IMPORTED.match(code, match.end())
+        if not imported or not IMPORT_HEAD.fullmatch(code, line, match.start()):
             continue
-        words = match.group(1).replace("\\\n", " ").strip("() \t\n")
-        plain = not match.group(0).lstrip().startswith("from")
-        for item in words.split(","):
+        if not ANY_PATTERN.search(code, line, imported.end()):
+            continue
+        plain = not code[line : match.start()].strip()  # `import a.b` binds `a`: only `as` names count
+        for item in imported.group(1).replace("\\\n", " ").strip("() \t\n").split(","):
             found = BOUND.search(item)
             if found and (found.group(2) or not plain):
                 names.add(found.group(2) or found.group(1))
     return names
 
 
+def positions(code: str) -> tuple[list[int], list[int]]:
+    """The sorted offsets of the rules' patterns and of the names that triggering imports bind (a use, or a
+    rebinding), and those of the word `import`."""
+    found = [match.start() for pattern in PATTERNS for match in pattern.finditer(code)]
+    for name in bound_names(code):
+        for match in re.finditer(re.escape(name) + r"\b", code):
+            at = match.start()
+            if at == 0 or not (code[at - 1].isalnum() or code[at - 1] == "_"):
+                found.append(at)
+    return sorted(found), [match.start() for match in IMPORT_WORD.finditer(code)]
+
+
+def holds(offsets: list[int], start: int, end: int) -> bool:
+    """Whether one of the sorted offsets is in [start, end)."""
+    index = bisect.bisect_left(offsets, start)
+    return index < len(offsets) and offsets[index] < end
+
+
+def blank(code: str, start: int, end: int) -> str:
+    return "\n" * code.count("\n", start, end)
+
+
 def kept_statements(code: str) -> str:
     """`code` with the top-level statements that no local rule reads left as blank lines: kept are the
     imports (and the top-level blocks that hold one), the statements that hold a local rule's trigger pattern,
     and those that name what a triggering import binds (a use, or a rebinding)."""
-    names = bound_names(code)
-    alias = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(names))) + r")\b") if names else None
+    triggers, imports = positions(code)
     interiors = string_interiors(code)
     parts = []
     for start, end in statements(code, interiors):
-        if not keeps(code, start, end, alias):
-            parts.append("\n" * code.count("\n", start, end))
-        elif NESTED_CLASS.match(code, start) and end - start > CLASS_CHARS:
-            parts += kept_members(code, start, end, interiors, alias)
-        else:
+        if holds(triggers, start, end) and NESTED_CLASS.match(code, start) and end - start > CLASS_CHARS:
+            parts += kept_members(code, start, end, interiors, triggers)
+        elif holds(triggers, start, end) or (holds(imports, start, end) and not DEFINITION.match(code, start)):
             parts.append(code[start:end])
+        else:
+            parts.append(blank(code, start, end))
     return "".join(parts)
 
 
-def kept_members(code: str, start: int, end: int, interiors: list, alias: "re.Pattern[str] | None") -> list:
+def kept_members(code: str, start: int, end: int, interiors: list, triggers: list) -> list:
     """A large class cut like the module: what comes before its first method (or nested class) is kept, with
     that first one; each later statement of its body is kept where it holds a pattern or a name (a class's
     names are seen only by its own body's statements, which are kept where they hold them). A large nested
     class is cut the same way."""
-    body = code.find("\n", start) + 1  # (a member starts after the class's own line)
-    member = next((m for m in MEMBER.finditer(code, body, end) if not within(interiors, m.start())), None)
+    body = code.find("\n", start)  # (a member starts after the class's own line)
+    member = next((m for m in MEMBER.finditer(code, body, end) if not within(interiors, m.start() + 1)), None)
     if not member:
         return [code[start:end]]
-    at = re.compile(rf"^{member.group(1)}[^\s#)\]}}]", re.MULTILINE)
-    members = statements(code, interiors, member.start(), end, at)
+    line = re.compile(LINE_START.format(member.group(1)))
+    members = statements(code, interiors, member.start() + 1, end, line)
     parts = [code[start : members[0][0]]]
     for index, (first, last) in enumerate(members):
-        held = LOCAL_PATTERNS.search(code, first, last) or (alias and alias.search(code, first, last))
-        if not (held or index == 0):
-            parts.append("\n" * code.count("\n", first, last))
+        if not (index == 0 or holds(triggers, first, last)):
+            parts.append(blank(code, first, last))
         elif NESTED_CLASS.match(code, first) and last - first > CLASS_CHARS:
-            parts += kept_members(code, first, last, interiors, alias)
+            parts += kept_members(code, first, last, interiors, triggers)
         else:
             parts.append(code[first:last])
     return parts
-
-
-def keeps(code: str, start: int, end: int, alias: "re.Pattern[str] | None") -> bool:
-    """Whether the statement at code[start:end] is kept (see kept_statements)."""
-    if LOCAL_PATTERNS.search(code, start, end) or (alias and alias.search(code, start, end)):
-        return True
-    return not DEFINITION.match(code, start) and bool(IMPORT_LINE.search(code, start, end))

@@ -273,8 +273,9 @@ def test_torchrun_alone_is_not_a_finding() -> None:
 def test_worker_processes_find_what_one_process_finds() -> None:
     one = scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=1)
     two = scan.scan_paths([ROOT / "tests", ROOT / "tools"], jobs=2)
-    assert one.files >= 64, "enough files for the worker pool to start"
+    assert one.files >= 2 * scan.BATCH, "enough files for the worker pool to start"
     assert one.findings == two.findings and one.errors == two.errors
+    assert one.files == two.files and one.notes == two.notes and one.skipped_folders == two.skipped_folders
 
 
 def test_the_skipped_folders_are_reported(tmp_path: Path) -> None:

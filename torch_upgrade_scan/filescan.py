@@ -45,6 +45,11 @@ class FileScan:
         self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
         self.lenient = False  # Markdown: code that does not parse is a note
 
+    def empty(self) -> bool:
+        """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
+        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched)
+        return not any(kept)
+
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
         cell, offset = self.offsets.get(unit, (None, 0))
         column += self.indents.get(unit, 0)

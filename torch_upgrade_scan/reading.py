@@ -28,7 +28,13 @@ NOTEBOOK_FACTOR = 50
 
 
 def kind_of(path: Path) -> str | None:
-    name, suffix = path.name.lower(), path.suffix.lower()
+    return kind_of_name(path.name)
+
+
+def kind_of_name(name: str) -> str | None:
+    """What a file of this name is read as (None: it is not read)."""
+    name, dot = name.lower(), name.rfind(".")
+    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""  # as pathlib's suffix
     if suffix == ".py":
         return "python"
     if suffix == ".ipynb":

@@ -13,7 +13,7 @@ from torch_upgrade_scan.catalog import RULES
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.findings import Finding, Report
 from torch_upgrade_scan.notebook import scan_notebook_into
-from torch_upgrade_scan.reading import MAX_BYTES, kind_of, reason, scan_file
+from torch_upgrade_scan.reading import MAX_BYTES, kind_of_name, reason, scan_file
 
 SKIPPED_FOLDERS = {
     ".git",
@@ -74,7 +74,7 @@ def files_under(paths, report: Report, exclude=()) -> list:
     found: list = []
     seen: set = set()
 
-    def add(full: Path) -> None:
+    def add(full: str | Path) -> None:
         try:  # one stat (a realpath costs one per folder of the path)
             info = os.stat(full)
             key: object = (info.st_dev, info.st_ino)
@@ -100,9 +100,12 @@ def files_under(paths, report: Report, exclude=()) -> list:
                     else:
                         keep.append(name)
                 subfolders[:] = keep
+                here = str(Path(folder))  # as pathlib writes it ("sub", not "./sub"); one Path per folder
                 for name in sorted(files):
-                    full = Path(folder) / name
-                    if kind_of(full) and not excluded(full, path, exclude):
+                    if not kind_of_name(name):
+                        continue
+                    full = name if here == "." else f"{here}/{name}"
+                    if not (exclude and excluded(Path(full), path, exclude)):
                         add(full)
         elif os.path.lexists(path):
             if not excluded(path, path.parent, exclude):
@@ -110,14 +113,6 @@ def files_under(paths, report: Report, exclude=()) -> list:
         else:
             report.errors.append(f"{path}: no such file or folder")
     return found
-
-
-def size_of(path: str) -> int:
-    """A file's size in bytes (0 when it cannot be read: its scan says why)."""
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 def collect(scans) -> Report:
@@ -167,29 +162,47 @@ def finish(report: Report, select=(), ignore=()) -> Report:
     return report
 
 
+# Files per task of the parallel scan: small enough that the processes end together, large enough that handing
+# out tasks costs little (most files are read, pre-checked and dropped in well under a millisecond).
+BATCH = 24
+
+
+def scan_batch(paths: list, max_bytes: int) -> tuple[int, list]:
+    """Scan some files: how many, and the (position, scan) of those that found or noted anything (the others
+    add only to the count, so that they are not sent back from a worker)."""
+    scans = [(index, scan_file(path, max_bytes)) for index, path in enumerate(paths)]
+    return len(paths), [(index, scan) for index, scan in scans if not scan.empty()]
+
+
+def scan_batches(files: list, jobs: int, max_bytes: int) -> tuple[int, list]:
+    """Scan the files in batches: `jobs - 1` worker processes take them from the first, this process takes
+    them from the last (a batch that no worker has started yet), until they meet."""
+    batches = [files[start : start + BATCH] for start in range(0, len(files), BATCH)]
+    done: dict = {}
+    with ProcessPoolExecutor(jobs - 1) as pool:
+        futures = [pool.submit(scan_batch, batch, max_bytes) for batch in batches]
+        for index in reversed(range(len(batches))):
+            if not futures[index].cancel():
+                break  # a worker has it, and every batch before it
+            done[index] = scan_batch(batches[index], max_bytes)
+        results = [done[i] if i in done else futures[i].result() for i in range(len(batches))]
+    return len(files), [scan for _, found in results for _, scan in found]  # in the files' order
+
+
 def scan_paths(
     paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
 ) -> Report:
-    """Scan files and folders; `jobs` worker processes for large trees."""
+    """Scan files and folders; `jobs` processes (this one among them) for large trees."""
     start = time.perf_counter()
     listing = Report()
     files = [str(p) for p in files_under(paths, listing, exclude)]
-    parallel = jobs > 1 and len(files) >= 64 and scan_file.__module__ != "__main__"
-    if parallel:
-        # Largest first, in small chunks: the few files that are parsed are
-        # spread over the workers, and none is left alone at the end.
-        order = sorted(range(len(files)), key=lambda i: -size_of(files[i]))
-        with ProcessPoolExecutor(jobs) as pool:
-            done = pool.map(
-                scan_file,
-                [files[i] for i in order],
-                [max_bytes] * len(files),
-                chunksize=4,
-            )
-            scans = [scan for _, scan in sorted(zip(order, done, strict=True))]
+    if jobs > 1 and len(files) >= 2 * BATCH and scan_file.__module__ != "__main__":
+        count, scans = scan_batches(files, jobs, max_bytes)
     else:
-        scans = [scan_file(f, max_bytes) for f in files]
+        count, found = scan_batch(files, max_bytes)
+        scans = [scan for _, scan in found]
     report = collect(scans)
+    report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders
     finish(report, select, ignore)

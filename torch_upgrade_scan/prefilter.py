@@ -44,8 +44,9 @@ NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\
 # Markdown code blocks alike) ...
 PYTHON_NEEDS = {
     "torchscript": Needs((b"jit",), JIT_USE),
+    # (a name resolves to torch.distributed.nn only through an import that names torch.distributed)
     "dist-nn-functional": Needs(
-        (b"nn",),
+        (b"distributed",),
         (
             re.compile(
                 rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"

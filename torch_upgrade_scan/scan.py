@@ -4,8 +4,10 @@ Python source text or one notebook's JSON."""
 
 import dataclasses
 import fnmatch
+import itertools
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -66,23 +68,23 @@ def excluded(path: Path, root: Path, patterns) -> bool:
     return any(fnmatch.fnmatch(form, p) for form in forms for p in patterns)
 
 
-def files_under(paths, report: Report, exclude=()) -> list:
-    """The files to scan under the paths named; skipped folders are recorded.
+def files_under(paths, report: Report, exclude=()) -> Iterator[str]:
+    """The files to scan under the paths named, as they are found; skipped folders are recorded.
     `exclude` globs are matched relative to each folder named (see excluded), and
     before a folder is probed. Folders that cannot be read are one error each;
     a file reached twice (through a symbolic link) is scanned once."""
-    found: list = []
     seen: set = set()
 
-    def add(full: str | Path) -> None:
+    def first_time(full: str | Path) -> bool:
         try:  # one stat (a realpath costs one per folder of the path)
             info = os.stat(full)
             key: object = (info.st_dev, info.st_ino)
         except OSError:  # a loop or a dangling link: its scan says why
             key = os.path.abspath(full)
-        if key not in seen:
-            seen.add(key)
-            found.append(full)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
 
     def unreadable(error: OSError) -> None:
         report.errors.append(f"{error.filename}: cannot read folder ({reason(error)})")
@@ -105,14 +107,13 @@ def files_under(paths, report: Report, exclude=()) -> list:
                     if not kind_of_name(name):
                         continue
                     full = name if here == "." else f"{here}/{name}"
-                    if not (exclude and excluded(Path(full), path, exclude)):
-                        add(full)
+                    if not (exclude and excluded(Path(full), path, exclude)) and first_time(full):
+                        yield full
         elif os.path.lexists(path):
-            if not excluded(path, path.parent, exclude):
-                add(path)
+            if not excluded(path, path.parent, exclude) and first_time(path):
+                yield str(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
-    return found
 
 
 def collect(scans) -> Report:
@@ -174,19 +175,27 @@ def scan_batch(paths: list, max_bytes: int) -> tuple[int, list]:
     return len(paths), [(index, scan) for index, scan in scans if not scan.empty()]
 
 
-def scan_batches(files: list, jobs: int, max_bytes: int) -> tuple[int, list]:
-    """Scan the files in batches: `jobs - 1` worker processes take them from the first, this process takes
-    them from the last (a batch that no worker has started yet), until they meet."""
-    batches = [files[start : start + BATCH] for start in range(0, len(files), BATCH)]
+def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, list]:
+    """Scan the files in batches: `jobs - 1` worker processes take them from the first, as the listing goes on;
+    then this process takes them from the last (one that no worker has started yet), until they meet. Fewer
+    than two batches' worth are scanned here alone."""
+    batches = [list(itertools.islice(files, BATCH)), list(itertools.islice(files, BATCH))]
+    if jobs < 2 or len(batches[1]) < BATCH or scan_file.__module__ == "__main__":
+        count, found = scan_batch([*batches[0], *batches[1], *files], max_bytes)
+        return count, [scan for _, scan in found]
     done: dict = {}
     with ProcessPoolExecutor(jobs - 1) as pool:
         futures = [pool.submit(scan_batch, batch, max_bytes) for batch in batches]
+        while batch := list(itertools.islice(files, BATCH)):
+            batches.append(batch)
+            futures.append(pool.submit(scan_batch, batch, max_bytes))
         for index in reversed(range(len(batches))):
             if not futures[index].cancel():
                 break  # a worker has it, and every batch before it
             done[index] = scan_batch(batches[index], max_bytes)
         results = [done[i] if i in done else futures[i].result() for i in range(len(batches))]
-    return len(files), [scan for _, found in results for _, scan in found]  # in the files' order
+    count = sum(len(batch) for batch in batches)
+    return count, [scan for _, found in results for _, scan in found]  # in the files' order
 
 
 def scan_paths(
@@ -195,12 +204,7 @@ def scan_paths(
     """Scan files and folders; `jobs` processes (this one among them) for large trees."""
     start = time.perf_counter()
     listing = Report()
-    files = [str(p) for p in files_under(paths, listing, exclude)]
-    if jobs > 1 and len(files) >= 2 * BATCH and scan_file.__module__ != "__main__":
-        count, scans = scan_batches(files, jobs, max_bytes)
-    else:
-        count, found = scan_batch(files, max_bytes)
-        scans = [scan for _, scan in found]
+    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes)
     report = collect(scans)
     report.files = count
     report.errors = listing.errors + report.errors

@@ -81,3 +81,13 @@ def test_a_cut_that_does_not_parse_falls_back_to_the_whole_module(tmp_path: Path
     path.write_text("import torch\nitems = [\ntorch.jit.script,\n]\n")
     assert "cannot" not in str(scan.scan_paths([path]).errors)
     assert [(f.line, f.detail) for f in scan.scan_paths([path]).findings] == [(3, "torch.jit.script")]
+
+
+def test_a_name_from_an_import_with_odd_spacing_is_kept(tmp_path: Path) -> None:
+    """`from torch.distributed import  nn as D` (two spaces) binds D: the function that uses it is kept."""
+    path = tmp_path / "spaced.py"
+    path.write_text(
+        "import torch.distributed\nfrom torch.distributed import  nn as D\n\n\ndef f(x):\n"
+        "    return D.functional.all_reduce(x)\n\n\ntorch.distributed.nn.functional.all_reduce(1)\n"
+    )
+    assert [f.line for f in scan.scan_paths([path]).findings] == [6, 9]

@@ -52,6 +52,7 @@ PYTHON_NEEDS = {
                 rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"
                 rb"|\b(?<=distributed\.nn)|\b(?<=distributed import nn))"
             ),
+            re.compile(rb"distributed\s+import\s+(?:\([^)]*|[^\n]*)\bnn\b"),  # spaces, brackets
         ),
     ),
     "port-29500": Needs((PORT.encode(),)),

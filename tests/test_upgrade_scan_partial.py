@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from torch_upgrade_scan import partial, reading, scan
+from torch_upgrade_scan import partial, prefilter, reading, scan
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -19,7 +19,8 @@ def test_every_fixture_finds_the_same_cut_and_whole(monkeypatch: pytest.MonkeyPa
     """Each fixture folder's findings and errors with the cut and with every module parsed whole."""
     folders = [FIXTURES / "upgrade_scan", FIXTURES / "scan_corpus"]
     cut = findings_of(folders)
-    monkeypatch.setattr(reading, "all_local", lambda data: False)
+    whole = reading.python_reading
+    monkeypatch.setattr(reading, "python_reading", lambda data: whole(data) and "whole")
     assert cut == findings_of(folders)
     assert len(cut) > 150
 
@@ -70,9 +71,12 @@ def test_a_rebinding_or_a_file_wide_rule_keeps_the_module(tmp_path: Path) -> Non
     path = tmp_path / "rebinds.py"
     path.write_text("from torch.jit import script\n\ndef script(f):\n    return f\n\n@script\ndef g():\n    pass\n")
     assert [f.line for f in scan.scan_paths([path]).findings] == []
-    assert partial.all_local(b"torch.jit.script(m)")
-    assert not partial.all_local(b"torch.jit.script(m)\nport = 29500\n")
-    assert not partial.all_local(b"torch.distributed.nn.functional.all_reduce(x)\ntorch.compile(fullgraph=True)")
+    assert prefilter.python_reading(b"torch.jit.script(m)") == "local"
+    assert prefilter.python_reading(b"torch.jit.script(m)\nport = 29500\n") == "whole"
+    compiled = b"import torch.distributed\ntorch.distributed.nn.functional.all_reduce(x)\ntorch.compile(fullgraph=True)"
+    assert prefilter.python_reading(compiled) == "whole"
+    assert prefilter.python_reading(compiled.replace(b"fullgraph", b"mode")) == "local"
+    assert prefilter.python_reading(b"import torch") is None
 
 
 def test_a_cut_that_does_not_parse_falls_back_to_the_whole_module(tmp_path: Path) -> None:

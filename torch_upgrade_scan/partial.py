@@ -9,19 +9,8 @@ whole module."""
 import bisect
 import re
 
-from torch_upgrade_scan.prefilter import BACKEND_HELPER, PYTHON_NEEDS
+from torch_upgrade_scan.prefilter import LOCAL_RULES, PYTHON_NEEDS
 
-# The rules whose findings come from one statement and the imports that bind its names.
-LOCAL_RULES = {
-    "torchscript",
-    "dist-nn-functional",
-    "stream-capturing",
-    "green-context-positional",
-    "magma",
-    "defer-layout-freezing",
-    "cu128-wheels",
-    "torchcomms-p2p",  # pairs calls of one scope, each of which holds its trigger
-}
 # A rule's words for the statements it reads, where its pre-check's would miss some: an imported isend has
 # no "isend(" where it is imported.
 STATEMENT_WORDS = {"torchcomms-p2p": (b"isend", b"irecv")}
@@ -57,15 +46,6 @@ DEFINITION = re.compile(r"(?:async\s+def|def|class|@)")
 CLASS_CHARS = 4000
 NESTED_CLASS = re.compile(r"[ \t]*class\b")
 MEMBER = re.compile(r"\n([ \t]+)(?:async\s+def|def|class|@)\b")
-
-
-def all_local(data: bytes) -> bool:
-    """Whether every rule that the file's bytes can trigger is a local rule (and no compile can make a dist.nn
-    collective break, and no function returns a backend string for another file: those need the whole module)."""
-    if b"fullgraph" in data and PYTHON_NEEDS["dist-nn-functional"].seen(data):
-        return False
-    others = [need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES]
-    return not any(need.seen(data) for need in [*others, BACKEND_HELPER])
 
 
 def string_interiors(code: str) -> list[tuple[int, int]]:

@@ -88,6 +88,33 @@ UNIQUE_NEEDS = {
 }
 
 
+# The rules whose findings come from one statement and the imports that bind its names (see partial.py).
+LOCAL_RULES = {
+    "torchscript",
+    "dist-nn-functional",  # unless the file compiles with fullgraph=True (then a collective breaks)
+    "stream-capturing",
+    "green-context-positional",
+    "magma",
+    "defer-layout-freezing",
+    "cu128-wheels",
+    "torchcomms-p2p",  # pairs calls of one scope, each of which holds its trigger
+}
+WHOLE_FILE_NEEDS = tuple(
+    dict.fromkeys([need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES] + [BACKEND_HELPER])
+)
+LOCAL_NEEDS = tuple(need for rule, need in PYTHON_NEEDS.items() if rule in LOCAL_RULES and rule != "dist-nn-functional")
+
+
+def python_reading(data: bytes) -> str | None:
+    """How a Python file with these bytes is read: None when no rule can find anything in it, "local" when
+    every rule that can is a local one (partial.py), else "whole". One pass over the rules' needs."""
+    if any(one.seen(data) for one in WHOLE_FILE_NEEDS):
+        return "whole"
+    if PYTHON_NEEDS["dist-nn-functional"].seen(data):
+        return "whole" if b"fullgraph" in data else "local"
+    return "local" if any(one.seen(data) for one in LOCAL_NEEDS) else None
+
+
 def needed(kind: str | None, data: bytes) -> bool:
     """Whether any rule can find something in a file of this kind with these bytes."""
     needs = UNIQUE_NEEDS["python" if kind == "python" else "text"]

@@ -14,9 +14,9 @@ from pathlib import Path
 from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
-from torch_upgrade_scan.partial import all_local, kept_statements
+from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import needed
+from torch_upgrade_scan.prefilter import needed, python_reading
 
 # Files larger than this are not parsed (an error names each one that mentions
 # torch): time grows linearly with size (README, "Speed and size": a 1 MB module
@@ -192,7 +192,8 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
     except OSError as error:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
-    if not needed(kind, data):
+    reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
+    if reading is None:
         return  # no rule can match: no decoding, no parse
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
@@ -204,7 +205,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
     if kind == "python":
         scan.keep_noqa_lines(text)
-        if all_local(data):  # parse only what the rules read (partial.py)
+        if reading == "local":  # parse only what the rules read (partial.py)
             scan.python([(0, None, 0, kept_statements(text), [])], whole=text)
         else:
             scan.python([(0, None, 0, text, [])])

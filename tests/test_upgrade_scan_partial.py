@@ -95,3 +95,22 @@ def test_a_name_from_an_import_with_odd_spacing_is_kept(tmp_path: Path) -> None:
         "    return D.functional.all_reduce(x)\n\n\ntorch.distributed.nn.functional.all_reduce(1)\n"
     )
     assert [f.line for f in scan.scan_paths([path]).findings] == [6, 9]
+
+
+def test_a_large_function_keeps_its_signature_imports_and_statements_with_a_trigger(tmp_path: Path) -> None:
+    filler = "".join(f"    value_{n} = compute({n})\n" for n in range(150))
+    code = (
+        "import torch\n\n\ndef big(\n    model,\n    example,\n):\n    # a comment before the body\n"
+        "    first = 1\n    import torch.distributed as dist\n"
+        + filler
+        + "    scripted = torch.jit.script(model)\n    dist.nn.functional.all_reduce(example)\n    return scripted\n"
+    )
+    kept = partial.kept_statements(code)
+    assert len(kept.split("\n")) == len(code.split("\n"))
+    assert "first = 1" in kept and "import torch.distributed as dist" in kept, "the first statement, an import"
+    assert "value_0" not in kept and "return scripted" not in kept
+    assert "torch.jit.script(model)" in kept and "dist.nn.functional.all_reduce" in kept
+    path = tmp_path / "big.py"
+    path.write_text(code)
+    found = [(f.line, f.rule) for f in scan.scan_paths([path]).findings]
+    assert found == [(161, "torchscript"), (162, "dist-nn-functional")]

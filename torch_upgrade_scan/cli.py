@@ -105,7 +105,10 @@ def parser() -> argparse.ArgumentParser:
         help="a pyproject.toml to read settings from",
     )
     command.add_argument(
-        "--jobs", type=positive, default=os.cpu_count() or 1, help="worker processes (default: one per CPU)"
+        "--jobs",
+        type=positive,
+        default=os.cpu_count() or 1,
+        help="processes that scan, this one among them (default: one per CPU)",
     )
     command.add_argument(
         "--max-bytes",

@@ -5,7 +5,7 @@ import dataclasses
 import re
 
 from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, RULES, WARNS
-from torch_upgrade_scan.findings import NOQA_WORD, Finding, suppressed
+from torch_upgrade_scan.findings import Finding, suppressed
 from torch_upgrade_scan.parse import Module, Scope
 from torch_upgrade_scan.pieces import PIECE_CHARS, parse_quietly, pieces
 from torch_upgrade_scan.rules import python_findings
@@ -45,6 +45,11 @@ class FileScan:
         self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
         self.lenient = False  # Markdown: code that does not parse is a note
 
+    def empty(self) -> bool:
+        """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
+        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched)
+        return not any(kept)
+
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
         cell, offset = self.offsets.get(unit, (None, 0))
         column += self.indents.get(unit, 0)
@@ -57,16 +62,24 @@ class FileScan:
 
     def keep_noqa_lines(self, text: str, cell: int | None = None) -> None:
         """Keep the lines of `text` that hold a noqa comment: the only lines that
-        `add` reads (keeping every line cost 60 MB on a 10 MB file)."""
-        if NOQA_WORD.search(text):
-            for number, line in enumerate(text.split("\n"), start=1):
-                if NOQA_WORD.search(line):
-                    self.lines[(cell, number)] = line
+        `add` reads (keeping every line cost 60 MB on a 10 MB file). Found in a
+        lower-case copy (lowering keeps every newline), one search per line that holds one."""
+        lowered = text.lower()
+        at = lowered.find("noqa")
+        if at < 0:
+            return
+        lines, number, counted = text.split("\n"), 1, 0
+        while at >= 0:
+            number += lowered.count("\n", counted, at)
+            counted = at
+            self.lines[(cell, number)] = lines[number - 1]
+            at = lowered.find("noqa", (lowered.find("\n", at) + 1) or len(lowered))
 
-    def python(self, units: list) -> None:
-        """units: [(unit id, cell, line offset, source, shell lines)]."""
+    def python(self, units: list, whole: str | None = None) -> None:
+        """units: [(unit id, cell, line offset, source, shell lines)]. `whole`: the module's whole source where
+        the one unit's source is a cut of it (partial.py), parsed instead where the cut does not parse."""
         if len(units) == 1 and len(units[0][3]) > PIECE_CHARS and not self.lenient:
-            self.python_in_pieces(units[0])
+            self.python_in_pieces(units[0], whole)
         else:
             module = Module()
             for unit, cell, offset, code, _ in units:
@@ -74,6 +87,9 @@ class FileScan:
                 try:
                     module.add(unit, parse_quietly(code))
                 except (SyntaxError, ValueError) as error:
+                    if whole is not None:
+                        self.python([(unit, cell, offset, whole, [])])
+                        return
                     if self.lenient:  # a Markdown code block may be a fragment
                         self.fragments(module, unit, offset, code)
                     else:
@@ -86,7 +102,7 @@ class FileScan:
         ]
         self.shell(shell)
 
-    def python_in_pieces(self, unit_source: tuple) -> None:
+    def python_in_pieces(self, unit_source: tuple, whole: str | None = None) -> None:
         """A large module, one piece of whole statements at a time (see pieces.py),
         sharing one root scope and the names imports bind. Whether a dist.nn use breaks depends on a compile
         anywhere in the module: each is reported as breaking, then, when no piece
@@ -104,6 +120,9 @@ class FileScan:
         except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
             del self.findings[before[0] :], self.pending[before[1] :]
             self.via_helpers, self.helpers = [], {}
+            if whole is not None:
+                self.python([(unit, cell, offset, whole, [])])
+                return
             self.unparsed(error, cell)
             return
         if not compiled:

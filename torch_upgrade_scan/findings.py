@@ -11,7 +11,6 @@ from torch_upgrade_scan.catalog import RULES
 NOQA = re.compile(
     r"#\s*noqa\b(?:\s*:\s*(?P<names>[\w-]+(?:[,\s]+[\w-]+)*))?", re.IGNORECASE
 )
-NOQA_WORD = re.compile(r"noqa", re.IGNORECASE)  # a quick test before NOQA
 
 
 

@@ -11,7 +11,7 @@ from torch_upgrade_scan.rules.torchscript import JIT_APIS
 @dataclasses.dataclass(frozen=True)
 class Needs:
     """What a file's bytes must hold for a rule to find anything in it: one of
-    `words` (a fast substring search), then a match of one of `any_of` (where
+    `words` (a fast substring search; none: no such test), then a match of one of `any_of` (where
     given) and of each of `all_of`. Checked before a file is decoded or parsed;
     most files hold none. (Each pattern starts with a literal word, which the
     regex engine seeks fast.)"""
@@ -21,7 +21,7 @@ class Needs:
     all_of: "tuple[re.Pattern[bytes], ...]" = ()
 
     def seen(self, data: bytes) -> bool:
-        if not any(word in data for word in self.words):
+        if self.words and not any(word in data for word in self.words):
             return False
         if self.any_of and not any(pattern.search(data) for pattern in self.any_of):
             return False
@@ -44,32 +44,35 @@ NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\
 # Markdown code blocks alike) ...
 PYTHON_NEEDS = {
     "torchscript": Needs((b"jit",), JIT_USE),
+    # (a name resolves to torch.distributed.nn only through an import that names torch.distributed)
     "dist-nn-functional": Needs(
-        (b"nn",),
+        (b"distributed",),
         (
             re.compile(
                 rb"nn(?:\.(?:functional\.)?(?:all_|broadcast|reduce|gather|scatter)"
                 rb"|\b(?<=distributed\.nn)|\b(?<=distributed import nn))"
             ),
+            re.compile(rb"distributed\s+import\s+(?:\([^)]*|[^\n]*)\bnn\b"),  # spaces, brackets
         ),
     ),
     "port-29500": Needs((PORT.encode(),)),
-    "green-context-positional": Needs((b"GreenContext", b"green_contexts")),
+    # (one pattern for two words: a search of a file for each word costs about as much as one for the pattern)
+    "green-context-positional": Needs((), (re.compile(rb"reen(?:Context|_contexts)"),)),
     "stream-capturing": Needs((b"is_current_stream_capturing",)),
     "metadata-json": Needs((b"metadata_json",)),
-    "magma": Needs((b"preferred_linalg_library", b"LinalgBackend")),
+    "magma": Needs((), (re.compile(rb"inalg(?:Backend|_library)"),)),  # preferred_linalg_library, LinalgBackend
     "defer-layout-freezing": Needs((b"layout_freezing", b"LAYOUT_FREEZING")),
     "cu128-wheels": Needs((b"cu128",)),
     # both compile rules: fullgraph=True and what makes it raise or run no frame
     "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
-    "torchcomms-p2p": Needs((b"isend(", b"irecv(")),
+    "torchcomms-p2p": Needs((), (re.compile(rb"i(?:send|recv)\("),)),
     # a process group with a multi-device backend string ("cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"), or with
     # a backend passed by name, which a function of another file may return
     "torchcomms-one-device": Needs((b"init_process_group",), (MULTI_DEVICE, BACKEND_BY_NAME)),
 }
 # ... and the other half of that: a function that returns a multi-device string (one of its pairs names a
 # backend), which the scan of a whole project matches with the process groups of other files.
-BACKEND_HELPER = Needs((b":gloo", b":nccl", b":xccl", b":hccl", b":ucc", b":mpi"), (MULTI_DEVICE,))
+BACKEND_HELPER = Needs((), (re.compile(rb":(?:gloo|nccl|xccl|hccl|ucc|mpi)"),), (MULTI_DEVICE,))
 PYTHON_NEEDS["fsdp2-fullgraph"] = PYTHON_NEEDS["fullgraph-no-frames"]
 # ... and, beyond that, in shell-like and other text files (torchrun lines are
 # evidence for the Python files they start; source builds name CUDA versions).
@@ -83,6 +86,33 @@ UNIQUE_NEEDS = {
     "python": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER])),
     "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER, *TEXT_NEEDS.values()])),
 }
+
+
+# The rules whose findings come from one statement and the imports that bind its names (see partial.py).
+LOCAL_RULES = {
+    "torchscript",
+    "dist-nn-functional",  # unless the file compiles with fullgraph=True (then a collective breaks)
+    "stream-capturing",
+    "green-context-positional",
+    "magma",
+    "defer-layout-freezing",
+    "cu128-wheels",
+    "torchcomms-p2p",  # pairs calls of one scope, each of which holds its trigger
+}
+WHOLE_FILE_NEEDS = tuple(
+    dict.fromkeys([need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES] + [BACKEND_HELPER])
+)
+LOCAL_NEEDS = tuple(need for rule, need in PYTHON_NEEDS.items() if rule in LOCAL_RULES and rule != "dist-nn-functional")
+
+
+def python_reading(data: bytes) -> str | None:
+    """How a Python file with these bytes is read: None when no rule can find anything in it, "local" when
+    every rule that can is a local one (partial.py), else "whole". One pass over the rules' needs."""
+    if any(one.seen(data) for one in WHOLE_FILE_NEEDS):
+        return "whole"
+    if PYTHON_NEEDS["dist-nn-functional"].seen(data):
+        return "whole" if b"fullgraph" in data else "local"
+    return "local" if any(one.seen(data) for one in LOCAL_NEEDS) else None
 
 
 def needed(kind: str | None, data: bytes) -> bool:

@@ -14,8 +14,9 @@ from pathlib import Path
 from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
+from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import needed
+from torch_upgrade_scan.prefilter import needed, python_reading
 
 # Files larger than this are not parsed (an error names each one that mentions
 # torch): time grows linearly with size (README, "Speed and size": a 1 MB module
@@ -27,7 +28,13 @@ NOTEBOOK_FACTOR = 50
 
 
 def kind_of(path: Path) -> str | None:
-    name, suffix = path.name.lower(), path.suffix.lower()
+    return kind_of_name(path.name)
+
+
+def kind_of_name(name: str) -> str | None:
+    """What a file of this name is read as (None: it is not read)."""
+    name, dot = name.lower(), name.rfind(".")
+    suffix = name[dot:] if 0 < dot < len(name) - 1 else ""  # as pathlib's suffix
     if suffix == ".py":
         return "python"
     if suffix == ".ipynb":
@@ -185,7 +192,8 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
     except OSError as error:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
-    if not needed(kind, data):
+    reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
+    if reading is None:
         return  # no rule can match: no decoding, no parse
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
@@ -197,7 +205,10 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.notes.append(f"{path}: not UTF-8, read as Latin-1")
     if kind == "python":
         scan.keep_noqa_lines(text)
-        scan.python([(0, None, 0, text, [])])
+        if reading == "local":  # parse only what the rules read (partial.py)
+            scan.python([(0, None, 0, kept_statements(text), [])], whole=text)
+        else:
+            scan.python([(0, None, 0, text, [])])
     elif kind == "notebook":
         scan_notebook_into(scan, text, max_bytes)
     else:

@@ -4,8 +4,10 @@ Python source text or one notebook's JSON."""
 
 import dataclasses
 import fnmatch
+import itertools
 import os
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from torch_upgrade_scan.catalog import RULES
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.findings import Finding, Report
 from torch_upgrade_scan.notebook import scan_notebook_into
-from torch_upgrade_scan.reading import MAX_BYTES, kind_of, reason, scan_file
+from torch_upgrade_scan.reading import MAX_BYTES, kind_of_name, reason, scan_file
 
 SKIPPED_FOLDERS = {
     ".git",
@@ -66,23 +68,23 @@ def excluded(path: Path, root: Path, patterns) -> bool:
     return any(fnmatch.fnmatch(form, p) for form in forms for p in patterns)
 
 
-def files_under(paths, report: Report, exclude=()) -> list:
-    """The files to scan under the paths named; skipped folders are recorded.
+def files_under(paths, report: Report, exclude=()) -> Iterator[str]:
+    """The files to scan under the paths named, as they are found; skipped folders are recorded.
     `exclude` globs are matched relative to each folder named (see excluded), and
     before a folder is probed. Folders that cannot be read are one error each;
     a file reached twice (through a symbolic link) is scanned once."""
-    found: list = []
     seen: set = set()
 
-    def add(full: Path) -> None:
+    def first_time(full: str | Path) -> bool:
         try:  # one stat (a realpath costs one per folder of the path)
             info = os.stat(full)
             key: object = (info.st_dev, info.st_ino)
         except OSError:  # a loop or a dangling link: its scan says why
             key = os.path.abspath(full)
-        if key not in seen:
-            seen.add(key)
-            found.append(full)
+        if key in seen:
+            return False
+        seen.add(key)
+        return True
 
     def unreadable(error: OSError) -> None:
         report.errors.append(f"{error.filename}: cannot read folder ({reason(error)})")
@@ -100,24 +102,18 @@ def files_under(paths, report: Report, exclude=()) -> list:
                     else:
                         keep.append(name)
                 subfolders[:] = keep
+                here = str(Path(folder))  # as pathlib writes it ("sub", not "./sub"); one Path per folder
                 for name in sorted(files):
-                    full = Path(folder) / name
-                    if kind_of(full) and not excluded(full, path, exclude):
-                        add(full)
+                    if not kind_of_name(name):
+                        continue
+                    full = name if here == "." else f"{here}/{name}"
+                    if not (exclude and excluded(Path(full), path, exclude)) and first_time(full):
+                        yield full
         elif os.path.lexists(path):
-            if not excluded(path, path.parent, exclude):
-                add(path)
+            if not excluded(path, path.parent, exclude) and first_time(path):
+                yield str(path)
         else:
             report.errors.append(f"{path}: no such file or folder")
-    return found
-
-
-def size_of(path: str) -> int:
-    """A file's size in bytes (0 when it cannot be read: its scan says why)."""
-    try:
-        return os.stat(path).st_size
-    except OSError:
-        return 0
 
 
 def collect(scans) -> Report:
@@ -167,29 +163,50 @@ def finish(report: Report, select=(), ignore=()) -> Report:
     return report
 
 
+# Files per task of the parallel scan: small enough that the processes end together, large enough that handing
+# out tasks costs little (most files are read, pre-checked and dropped in well under a millisecond).
+BATCH = 24
+
+
+def scan_batch(paths: list, max_bytes: int) -> tuple[int, list]:
+    """Scan some files: how many, and the (position, scan) of those that found or noted anything (the others
+    add only to the count, so that they are not sent back from a worker)."""
+    scans = [(index, scan_file(path, max_bytes)) for index, path in enumerate(paths)]
+    return len(paths), [(index, scan) for index, scan in scans if not scan.empty()]
+
+
+def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, list]:
+    """Scan the files in batches: `jobs - 1` worker processes take them from the first, as the listing goes on;
+    then this process takes them from the last (one that no worker has started yet), until they meet. Fewer
+    than two batches' worth are scanned here alone."""
+    batches = [list(itertools.islice(files, BATCH)), list(itertools.islice(files, BATCH))]
+    if jobs < 2 or len(batches[1]) < BATCH or scan_file.__module__ == "__main__":
+        count, found = scan_batch([*batches[0], *batches[1], *files], max_bytes)
+        return count, [scan for _, scan in found]
+    done: dict = {}
+    with ProcessPoolExecutor(jobs - 1) as pool:
+        futures = [pool.submit(scan_batch, batch, max_bytes) for batch in batches]
+        while batch := list(itertools.islice(files, BATCH)):
+            batches.append(batch)
+            futures.append(pool.submit(scan_batch, batch, max_bytes))
+        for index in reversed(range(len(batches))):
+            if not futures[index].cancel():
+                break  # a worker has it, and every batch before it
+            done[index] = scan_batch(batches[index], max_bytes)
+        results = [done[i] if i in done else futures[i].result() for i in range(len(batches))]
+    count = sum(len(batch) for batch in batches)
+    return count, [scan for _, found in results for _, scan in found]  # in the files' order
+
+
 def scan_paths(
     paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
 ) -> Report:
-    """Scan files and folders; `jobs` worker processes for large trees."""
+    """Scan files and folders; `jobs` processes (this one among them) for large trees."""
     start = time.perf_counter()
     listing = Report()
-    files = [str(p) for p in files_under(paths, listing, exclude)]
-    parallel = jobs > 1 and len(files) >= 64 and scan_file.__module__ != "__main__"
-    if parallel:
-        # Largest first, in small chunks: the few files that are parsed are
-        # spread over the workers, and none is left alone at the end.
-        order = sorted(range(len(files)), key=lambda i: -size_of(files[i]))
-        with ProcessPoolExecutor(jobs) as pool:
-            done = pool.map(
-                scan_file,
-                [files[i] for i in order],
-                [max_bytes] * len(files),
-                chunksize=4,
-            )
-            scans = [scan for _, scan in sorted(zip(order, done, strict=True))]
-    else:
-        scans = [scan_file(f, max_bytes) for f in files]
+    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes)
     report = collect(scans)
+    report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders
     finish(report, select, ignore)

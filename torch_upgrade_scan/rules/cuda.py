@@ -39,6 +39,6 @@ def find(found: Context) -> None:
             if isinstance(value, str) and value.lower() == "magma":
                 emit(unit, node, "magma", f"preferred_linalg_library({value!r})", "")
     for unit, node, _ in module.constants:
-        match = CU128.search(node.value) if isinstance(node.value, str) else None
+        match = CU128.search(node.value) if isinstance(node.value, str) and "cu128" in node.value else None
         if match:
             emit(unit, node, "cu128-wheels", match.group(0), "")

@@ -7,7 +7,8 @@
 The Makefile says the order (`make -n test` prints it); this module only times what make runs and sums it up, so a
 regression is plain to see. Wall time depends on what else the machine does; CPU seconds (user and system time of
 the step's processes, kernels and browsers included once they have exited) barely do, so a run on a busy machine
-still shows which step costs what, and their sum over the CPUs is the least wall time a quiet machine needs.
+still shows which step costs what. They count the processes that exited and were waited for: kernels, workers and
+pytest, not the renderers that chromedriver ends (the browser step's figure leaves out Chromium's own time).
 `--write` keeps the summary as JSON (the run records of the notebooks step name it).
 """
 

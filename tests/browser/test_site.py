@@ -25,7 +25,6 @@ import http.server
 import json
 import os
 import re
-import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -38,7 +37,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from tools.course import ROOT, cell_source, notebook_paths, read_notebook, repository_url
+from tools import chromium
+from tools.course import ROOT, CourseError, cell_source, notebook_paths, read_notebook, repository_url
 from tools.editions.catalogs import editions
 from tools.lesson import STUB
 from tools.workshop.student import STUDENT_BRANCH, student_links
@@ -75,14 +75,6 @@ WIDGET_MANAGER = set(ipywidgets_js_factory())
 WEIGHTS: dict[str, int] = {}
 
 
-def _find(binary: str, *candidates: str) -> str:
-    for name in (binary, *candidates):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.fail(f"{binary} is not installed: `apt-get install chromium chromium-driver` (.ci/run does it)")
-
-
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -102,18 +94,12 @@ def site_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = _find("chromium", "chromium-browser")
-    profile = tmp_path_factory.mktemp("chromium-profile")
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={profile}", "--hide-scrollbars"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    service = webdriver.ChromeService(executable_path=_find("chromedriver"))
-    driver = webdriver.Chrome(options=options, service=service)
-    driver.set_page_load_timeout(60)
-    driver.set_script_timeout(60)
+    try:
+        options = chromium.options(tmp_path_factory.mktemp("chromium-profile"), "--hide-scrollbars")
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        driver = chromium.start(options, timeout_seconds=60)
+    except CourseError as missing:
+        pytest.fail(str(missing))
     # Every page fetches all it needs, so the page weight counts what a first visit loads.
     driver.execute_cdp_cmd("Network.enable", {})
     driver.execute_cdp_cmd("Network.setCacheDisabled", {"cacheDisabled": True})
@@ -211,12 +197,7 @@ def reader_problems(browser: webdriver.Chrome, site_url: str, page: str) -> list
     set_viewport(browser, LAPTOP)
     load(browser, f"{site_url}/{page}")
     # MathJax typesets after load; let it finish before measuring and auditing.
-    browser.execute_async_script("""
-        const done = arguments[arguments.length - 1];
-        if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-          MathJax.startup.promise.then(() => done(true), () => done(false));
-        } else { done(true); }
-    """)
+    browser.execute_async_script(chromium.MATHJAX_TYPESET)
     problems += [f"{page}: console: {e}" for e in console_errors(browser, site_url)]
     loaded = resources(browser)
     offsite = sorted({r["name"] for r in loaded if not r["name"].startswith(site_url)} - WIDGET_MANAGER)

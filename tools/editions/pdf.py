@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import base64
 import logging
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 import sphinx.locale
 
+from tools import chromium
 from tools.course import ROOT, CourseError
 from tools.editions import catalogs
 from tools.editions.build import compile_extension_catalog
@@ -61,37 +61,15 @@ def build_single_page(language: str | None = None, root: Path = ROOT) -> Path:
     return out / "index.html"
 
 
-def _chromium() -> tuple[str, str]:
-    found = [shutil.which(name) for name in ("chromium", "chromium-browser", "chromedriver")]
-    browser, driver = found[0] or found[1], found[2]
-    if not browser or not driver:
-        raise CourseError("printing the PDF needs Chromium: `apt-get install chromium chromium-driver`")
-    return browser, driver
-
-
 def print_page(page: Path, pdf: Path, css: str = PRINT_CSS.read_text(encoding="utf-8")) -> Path:
     """Print one HTML page to `pdf` in headless Chromium, with the print style sheet `css` and an outline."""
-    from selenium import webdriver
-
-    browser, driver_path = _chromium()
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=driver_path))
+    driver = chromium.start(chromium.options(), timeout_seconds=300)
     try:
-        driver.set_page_load_timeout(300)
-        driver.set_script_timeout(300)
         driver.get(page.resolve().as_uri())
         driver.execute_script("const s = document.createElement('style'); s.textContent = arguments[0];"
                               "document.head.appendChild(s);", css)
         # MathJax typesets after the load; print once it has finished.
-        driver.execute_async_script("""
-            const done = arguments[arguments.length - 1];
-            if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-              MathJax.startup.promise.then(() => done(true), () => done(false));
-            } else { done(true); }""")
+        driver.execute_async_script(chromium.MATHJAX_TYPESET)
         titles = _heading_titles(driver)
         printed = driver.execute_cdp_cmd("Page.printToPDF", {
             **PAGE, "printBackground": True, "displayHeaderFooter": True, "headerTemplate": "<span></span>",

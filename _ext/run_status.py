@@ -37,12 +37,11 @@ from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
 from _ext import status_grid
-from tools.course import PLATFORMS, toc_chapters, toc_files
+from tools.course import PLATFORM_NAMES, PLATFORMS, toc_chapters, toc_files
 from tools.records import runs, status
 
 STATUS_PAGE = "chapters/where-it-has-run"
 RECORDED = Path("results") / "recorded"  # what `make record-runs` commits: executed notebooks and their records
-PLATFORM_NAMES = status_grid.PLATFORM_NAMES
 # The grid's style sheet and script (added to the pages that show the grid only).
 STATIC = Path(__file__).parent / "run_status_static"
 # The extensions' own strings are translated by locales/<language>/course.po in the editions (_ext/editions.py).

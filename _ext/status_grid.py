@@ -17,12 +17,11 @@ from collections.abc import Callable
 
 from sphinx.locale import get_translation
 
-from tools.course import PLATFORMS
+from tools.course import PLATFORM_NAMES, PLATFORMS
 from tools.records import status
 
 _ = get_translation("course")
 
-PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
 # A flaky cell shows how many of its runs failed ("1/3") instead of a symbol.
 SYMBOLS = {"pass": "✓", "fail": "✗", "stale": "↻", "none": "–"}
 

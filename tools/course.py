@@ -19,6 +19,7 @@ NOTEBOOKS = ROOT / "notebooks"
 RESULTS = ROOT / "results"
 SNIPPETS = ROOT / "tools" / "snippets"
 PLATFORMS = ("cuda", "rocm", "mps", "xpu", "cpu")
+PLATFORM_NAMES = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}  # as pages write them
 CONSTRAINTS = ROOT / "constraints.txt"
 
 

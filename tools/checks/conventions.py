@@ -13,6 +13,7 @@ from typing import Any
 
 from tools import lesson
 from tools.course import (
+    PLATFORM_NAMES,
     PLATFORMS,
     ROOT,
     CourseError,
@@ -51,8 +52,8 @@ def header(notebook: dict[str, Any]) -> list[str]:
         problems.append("the header must open with a '# Title'")
     problems += [f"the header lacks '{part}'" for part in HEADER_PARTS if part not in text]
     runs_on = text[text.find("Runs on"):] if "Runs on" in text else ""
-    names = {"cuda": "CUDA", "rocm": "ROCm", "mps": "MPS", "xpu": "XPU", "cpu": "CPU"}
-    problems += [f"the 'Runs on' line does not mention {names[p]}" for p in PLATFORMS if names[p] not in runs_on]
+    problems += [f"the 'Runs on' line does not mention {PLATFORM_NAMES[p]}" for p in PLATFORMS
+                 if PLATFORM_NAMES[p] not in runs_on]
     return problems
 
 

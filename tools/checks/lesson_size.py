@@ -99,9 +99,14 @@ class LessonSize:
     run_seconds: float = 0.0
 
     @property
+    def presenting_minutes(self) -> float:
+        """The rule's terms for what is said and shown: prose spoken, code read, code typed live (not rounded)."""
+        return (self.words / SPEAKING_WPM + self.visible_code / CODE_LINES_PER_MINUTE
+                + self.typed_code / TYPED_LINES_PER_MINUTE)
+
+    @property
     def teaching_minutes(self) -> int:
-        raw = (self.words / SPEAKING_WPM + self.visible_code / CODE_LINES_PER_MINUTE
-               + self.typed_code / TYPED_LINES_PER_MINUTE + self.run_seconds / 60
+        raw = (self.presenting_minutes + self.run_seconds / 60
                + FRAMING_MINUTES + QUESTION_MINUTES_PER_IDEA * self.objectives)
         return max(ROUND_TO, math.ceil(raw / ROUND_TO) * ROUND_TO)
 
@@ -199,8 +204,7 @@ def section_minutes(path: Path, heading: str) -> int:
     """The rule's minutes of one section, room terms included (words, code read and typed, run-along cells), rounded
     to the minute: what a room saves by skipping it."""
     size = measure(path, run_seconds=0.0, section=heading)
-    return round(size.words / SPEAKING_WPM + size.visible_code / CODE_LINES_PER_MINUTE
-                 + size.typed_code / TYPED_LINES_PER_MINUTE + size.visible_cells * RUN_ALONG_SECONDS / 60)
+    return round(size.presenting_minutes + size.visible_cells * RUN_ALONG_SECONDS / 60)
 
 
 def measure(path: Path, run_seconds: float | None = None, section: str | None = None) -> LessonSize:

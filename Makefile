@@ -154,8 +154,9 @@ run-again:
 matrix: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix run --skip-fresh
 
-# Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all: enough to see a
-# one-in-ten failure with 95% probability (tools.execute.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
+# Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all, the extra runs two at
+# a time beside each other for load: enough to see a one-in-ten failure with 95% probability
+# (tools.execute.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
 FLAKY_RUNS := 29
 flaky: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \

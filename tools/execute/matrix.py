@@ -181,7 +181,8 @@ def mark_flaky(release: str, attempts: int) -> list[str]:
 
 def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat_multi_process: int = 0) -> int:
     """Every notebook `repeat` times per release; then the notebooks that start processes again, up to
-    `repeat_multi_process` runs in all (their failures are rarer and need more runs to show)."""
+    `repeat_multi_process` runs in all, two at a time beside each other (their failures are rarer, need more runs
+    and load to show, and each run's workers start in a fresh folder with cold compile caches)."""
     failures = []
     for release in selected:
         if skip_fresh and fresh(release):
@@ -190,7 +191,9 @@ def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat
         codes = [run_release(release, attempt, command) for attempt in range(1, repeat + 1)]
         extra = multi_process_notebooks() if repeat_multi_process > repeat else []
         attempts = repeat_multi_process if extra else repeat
-        codes += [run_release(release, attempt, command, targets=extra) for attempt in range(repeat + 1, attempts + 1)]
+        # Two at a time, each beside another (--crowded): gloo's exit race showed under that load (tests/repro/).
+        codes += [run_release(release, attempt, command, ["--crowded"], targets=extra)
+                  for attempt in range(repeat + 1, attempts + 1)]
         flaky = mark_flaky(release, attempts) if attempts > 1 else []
         for notebook in flaky:
             print(f"matrix: FLAKY on torch {release}: {notebook}")

@@ -37,8 +37,19 @@ def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path
     notebook["cells"].append(nbformat.v4.new_code_cell(f"print({names[0]})"))
     write_notebook(root / f"{entry}.ipynb", notebook)
     problems = student_copies.student_copy_problems(entry, tmp_path / "run", root)
-    assert problems == [f"{entry}: cell {len(notebook['cells']) - 1} failed in the student copy, and it is not the "
-                        "check of an exercise"]
+    last = len(notebook["cells"]) - 1
+    assert problems == [f"{entry}: cell {last} failed in the student copy, and it is not the check of an exercise",
+                        f"{entry}: Run All stops at cell {last} and never reaches the end"]
+
+
+@pytest.mark.integration
+def test_a_check_that_may_not_raise_stops_run_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the raises-exception tag on its checks, a copy's Run All stops at the first unsolved check (as
+    JupyterLab's does): reported, though that check failed as it should."""
+    entry = "notebooks/mx-quantization/mx-matmul"
+    monkeypatch.setattr("tools.workshop.student.RAISES", "no-such-tag")
+    problems = student_copies.student_copy_problems(entry, tmp_path)
+    assert len(problems) == 1 and problems[0].startswith(f"{entry}: Run All stops at cell "), problems
 
 
 def test_a_lesson_that_is_not_there_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ only at the checks after its stubbed solutions, and its command line says so or 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -29,7 +30,9 @@ def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path
     """A lesson cell after the exercise that uses the solution's result fails in the student copy: reported."""
     root = tmp_path / "book"
     entry = "notebooks/graphs/accelerator-graph"
-    (root / "notebooks" / "graphs").mkdir(parents=True)
+    for part in ("notebooks", "chapters"):  # the pages the copy's links name
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copy(ROOT / "_config.yml", root / "_config.yml")  # the book's address, for those links
     notebook = read_notebook(ROOT / f"{entry}.ipynb")
     (first, *_) = exercise_cells(notebook, ROOT / f"{entry}.ipynb")
     names = re.findall(r"^(?:def\s+)?(\w+)\s*[=(]", cell_source(notebook["cells"][first.solution]), re.MULTILINE)

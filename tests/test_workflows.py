@@ -148,12 +148,12 @@ def test_main_deploys_what_make_book_builds() -> None:
 
 
 def test_main_pushes_the_built_student_copies_to_the_branch_colab_opens() -> None:
-    from tools.workshop.student import STUDENT_BRANCH, STUDENT_FOLDER, student_links
+    from tools.workshop.student import STUDENT_BRANCH, student_links
 
     workflow = _workflow("publish.yml")
     build, student = workflow["jobs"]["build"], workflow["jobs"]["student-branch"]
     keep = next(step["run"] for step in _steps(build) if "student-branch" in step.get("run", ""))
-    assert f"_build/html/{STUDENT_FOLDER}/." in keep and "binder" in keep, "the copies and Binder's files"
+    assert "-m tools.workshop student _build/student-branch --branch" in keep, "the copies and what Binder needs"
     assert student["needs"] == "build" and student["permissions"] == {"contents": "write"}
     push = next(step["run"] for step in _steps(student) if "git push" in step.get("run", ""))
     assert f"git init -q -b {STUDENT_BRANCH}" in push and push.rstrip().endswith(STUDENT_BRANCH)

@@ -106,6 +106,23 @@ def test_actionlint_needs_no_network() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def expansions_in_scripts(workflow: dict[str, Any]) -> list[str]:
+    """The `run:` scripts that hold a `${{ }}` expression: GitHub pastes its value into the script before the shell
+    reads it, so a value with a quote or `$(...)` becomes code. Values go through `env:` instead."""
+    return [f"{name}: {step.get('name', step['run'])!r}" for name, job in workflow["jobs"].items()
+            for step in _steps(job) if "${{" in step.get("run", "")]
+
+
+def test_no_run_script_expands_an_expression() -> None:
+    for path in sorted(WORKFLOWS.glob("*.y*ml")):
+        assert not expansions_in_scripts(_workflow(path.name)), f"{path.name}: pass the value through env:"
+    # The check on a workflow broken on purpose: the nbval step as it was before issue 49.
+    broken = _workflow("weekly.yml")
+    (step,) = [step for step in _steps(broken["jobs"]["nbval"]) if "make nbval" in step.get("run", "")]
+    step["run"] = 'make nbval RELEASE="${{ matrix.release }}"'
+    assert expansions_in_scripts(broken) == ["nbval: 'make nbval on one release'"]
+
+
 def _cache_key_files(step: dict[str, Any]) -> str:
     return step["with"]["key"]
 
@@ -193,7 +210,8 @@ def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
     assert "--nbval-lax" in command and command[-len(lessons):] == lessons
     job = _workflow("weekly.yml")["jobs"]["nbval"]
     assert job["strategy"]["matrix"]["release"] == "${{ fromJSON(needs.releases.outputs.list) }}"
-    assert any('make nbval RELEASE="${{ matrix.release }}"' in str(step.get("run", "")) for step in _steps(job))
+    (step,) = [step for step in _steps(job) if "make nbval" in step.get("run", "")]
+    assert step["run"] == 'make nbval RELEASE="$RELEASE"' and step["env"] == {"RELEASE": "${{ matrix.release }}"}
 
 
 def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> None:

@@ -35,6 +35,16 @@ def _actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def _zizmor(folder: Path) -> subprocess.CompletedProcess[str]:
+    """zizmor over a folder as `make lint` runs it over .github/: offline, every audit of the default persona."""
+    binary = shutil.which("zizmor", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    if binary is None:
+        pytest.skip(f"zizmor is not installed next to {sys.executable} nor on PATH: "
+                    "pip install -r requirements-test.txt")
+    return subprocess.run([binary, "--offline", "--no-progress", "--format", "plain", str(folder)],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
 def _workflow(name: str) -> dict[str, Any]:
     workflow = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
     # YAML 1.1 reads the key `on` as True.
@@ -104,6 +114,40 @@ def test_actionlint_needs_no_network() -> None:
         capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+PINNED_CHECKOUT = re.compile(r"actions/checkout@[0-9a-f]{40}  # v6\.\d+\.\d+")
+
+
+def test_the_audit_fails_on_an_action_pinned_to_a_tag(tmp_path: Path) -> None:
+    """The pull-request workflow copied as it is passes zizmor; the same copy with checkout back on its tag fails."""
+    source = (WORKFLOWS / "pull-request.yml").read_text(encoding="utf-8")
+    assert PINNED_CHECKOUT.search(source), "the pull-request workflow pins checkout to a v6 commit"
+    copy = tmp_path / ".github" / "workflows" / "pull-request.yml"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(source, encoding="utf-8")
+    clean = _zizmor(tmp_path / ".github")
+    assert clean.returncode == 0, f"zizmor found problems in the pinned copy:\n{clean.stdout}{clean.stderr}"
+    copy.write_text(PINNED_CHECKOUT.sub("actions/checkout@v6", source, count=1), encoding="utf-8")
+    tagged = _zizmor(tmp_path / ".github")
+    report = tagged.stdout + tagged.stderr
+    assert tagged.returncode != 0 and "unpinned-uses" in report and "actions/checkout@v6" in report, report
+
+
+IGNORE = re.compile(r"#\s*zizmor:\s*ignore\[[^\]]*\](.*)")
+
+
+def ignores_without_reason(text: str) -> list[str]:
+    """The lines that silence a zizmor audit (`# zizmor: ignore[rule]`) without saying why after it."""
+    return [line.strip() for line in text.splitlines()
+            if (found := IGNORE.search(line)) and len(found[1].strip(" -:#")) < 10]
+
+
+def test_every_silenced_finding_says_why() -> None:
+    for path in sorted(ROOT.joinpath(".github").rglob("*.y*ml")):
+        assert not ignores_without_reason(path.read_text(encoding="utf-8")), path
+    assert ignores_without_reason("      - uses: ./local  # zizmor: ignore[unpinned-uses]\n") != []
+    assert ignores_without_reason("  run: x  # zizmor: ignore[excessive-permissions] the job pushes the branch\n") == []
 
 
 def expansions_in_scripts(workflow: dict[str, Any]) -> list[str]:

@@ -167,6 +167,38 @@ def test_no_run_script_expands_an_expression() -> None:
     assert expansions_in_scripts(broken) == ["nbval: 'make nbval on one release'"]
 
 
+def writers(workflows: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """`workflow/job` -> the scopes it may write, for every job (or workflow) that may write anything."""
+    found = {}
+    for name, workflow in workflows.items():
+        for job_name, job in workflow["jobs"].items():
+            scopes = {**workflow.get("permissions", {}), **job.get("permissions", {})}
+            default_token = "permissions" not in workflow and "permissions" not in job  # the repository's default
+            if default_token or "write" in scopes.values():
+                found[f"{name}/{job_name}"] = {scope: level for scope, level in scopes.items() if level == "write"}
+    return found
+
+
+def test_only_the_jobs_contributing_names_may_write() -> None:
+    """CONTRIBUTING ("What the workflows may do"): five jobs write, one runs on the self-hosted runner, none runs on
+    pull_request_target."""
+    workflows = {path.stem: _workflow(path.name) for path in sorted(WORKFLOWS.glob("*.y*ml"))}
+    assert writers(workflows) == {
+        "publish/deploy": {"pages": "write", "id-token": "write"},
+        "publish/student-branch": {"contents": "write"},
+        "publish/editions-branch": {"contents": "write"},
+        "weekly/report": {"issues": "write"},
+        "gpu-recording/record": {"contents": "write", "pull-requests": "write"},
+    }
+    assert all("pull_request_target" not in workflow["on"] for workflow in workflows.values())
+    self_hosted = [f"{name}/{job_name}" for name, workflow in workflows.items()
+                   for job_name, job in workflow["jobs"].items() if "self-hosted" in str(job["runs-on"])]
+    assert self_hosted == ["gpu-recording/record"]
+    # A workflow without a top-level `permissions:` gets the repository's default token: every job of it counts.
+    del workflows["pull-request"]["permissions"]
+    assert "pull-request/test" in writers(workflows)
+
+
 def _cache_key_files(step: dict[str, Any]) -> str:
     return step["with"]["key"]
 

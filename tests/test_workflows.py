@@ -290,6 +290,49 @@ def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
     assert step["run"] == 'make nbval RELEASE="$RELEASE"' and step["env"] == {"RELEASE": "${{ matrix.release }}"}
 
 
+def test_the_laptops_job_runs_every_lesson_on_macos_and_windows() -> None:
+    """issue 43: GitHub's macOS arm64 and Windows runners, torch from PyPI, every lesson of _toc.yml on the CPU through
+    the one list (matrix.nbval_notebooks), the pre-flight as the machine is, and the install plan's tests."""
+    from tools.execute import matrix
+
+    job = _workflow("weekly.yml")["jobs"]["laptops"]
+    assert job["runs-on"] == "${{ matrix.os }}" and job["strategy"]["matrix"]["os"] == ["macos-14", "windows-latest"]
+    assert job["env"]["PIP_EXTRA_INDEX_URL"] == "", "torch from PyPI, as a learner installs it there"
+    steps = [step for step in _steps(job) if "run" in step]
+    (install,) = [step["run"] for step in steps if "pip install" in step["run"]]
+    assert "-c constraints.txt" in install and "-r requirements-test.txt" in install
+    nbval = [step for step in steps if "tools.execute.matrix nbval" in step["run"]]
+    lessons, preflight = nbval
+    assert lessons["env"] == {"COURSE_DEVICE": "cpu"} and "--only" not in lessons["run"], "every lesson, on the CPU"
+    assert "--python python" in lessons["run"] and "--python python" in preflight["run"]
+    only = preflight["run"].split("--only", 1)[1].split()
+    assert "env" not in preflight and only == ["notebooks/workshop/preflight.ipynb"]
+    assert matrix.nbval_command("python", only=only)[-1] == only[0], "the pre-flight is a lesson of _toc.yml"
+    (tests,) = [step["run"] for step in steps if step["run"].startswith("python -m pytest")]
+    named = [word for word in tests.split() if word.startswith("tests/")]
+    assert named and all((ROOT / path).is_file() for path in named), f"the job names missing tests: {named}"
+
+
+def test_nbval_takes_an_interpreter_only_with_the_release_it_names(tmp_path: Path) -> None:
+    from tools.course import CourseError
+    from tools.execute import matrix
+
+    with pytest.raises(CourseError, match=r"notebooks/nope.ipynb: not a lesson of _toc.yml"):
+        matrix.nbval_command("python", only=["notebooks/nope.ipynb"])
+    python = tmp_path / "python"
+    for prints, release, problem in [("2.12.0+cpu", "2.12.0", None), ("2.13.0", "2.12.0", "has torch 2.13.0, not"),
+                                     ("", "2.12.0", "cannot import torch")]:
+        python.write_text(f"#!/bin/sh\necho '{prints}'\n{'exit 0' if prints else 'exit 1'}\n", encoding="utf-8")
+        python.chmod(0o755)
+        if problem is None:
+            assert matrix.checked_python(str(python), release) == str(python)
+        else:
+            with pytest.raises(CourseError, match=problem):
+                matrix.checked_python(str(python), release)
+    with pytest.raises(CourseError, match="No such file"):
+        matrix.checked_python(str(tmp_path / "missing"), "2.12.0")
+
+
 def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> None:
     """issue 37: a venv built from binder/requirements.txt alone, every student copy's kernel in it."""
     steps = [step.get("run", "") for step in _steps(_workflow("weekly.yml")["jobs"]["learner-path"])]

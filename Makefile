@@ -100,8 +100,12 @@ conventions: $(VENV)/.book-deps
 	$(TIMED) workshop -- $(PY) -m tools.workshop pages --check
 	$(TIMED) lesson-size -- $(PY) -m tools.checks.lesson_size --check
 
+# zizmor audits the workflows and .github/dependabot.yml offline (no GitHub API): an action not pinned to a commit,
+# a `${{ }}` pasted into a script, a token with more scopes than its job needs... Any finding fails, unless its line
+# carries `# zizmor: ignore[<audit>]` and a reason (tests/test_workflows.py).
 lint: $(VENV)/.test-deps
 	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
+	$(TIMED) zizmor -- $(BIN)/zizmor --offline --no-progress .github
 
 # Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
 # glossary terms kept (tools/editions/). After an English change: `make editions-update`, then translate.

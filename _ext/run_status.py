@@ -61,7 +61,7 @@ def _record_files(root: Path) -> list[Path]:
 
 def _records_fingerprint(root: Path) -> str:
     digest = hashlib.sha256()
-    book_run = runs.build_run_folder(root, taught_release(root))
+    book_run = runs.build_run_folder(root, taught_release())
     for path in [*_record_files(root), *(sorted(book_run.glob("*.json")) if book_run.is_dir() else [])]:
         digest.update(str(path).encode())
         digest.update(path.read_bytes())
@@ -120,7 +120,7 @@ def book_run_record(root: Path, notebook: str) -> dict[str, Any] | None:
     """The record of the run whose outputs the book shows for a notebook: the executor's run of the taught release in
     this checkout (`make book`, `make test`), if it passed on the notebook's current sources (the executor puts only
     such a run into the book's cache); else None."""
-    path = runs.build_run_folder(root, taught_release(root)) / runs.record_name(notebook)
+    path = runs.build_run_folder(root, taught_release()) / runs.record_name(notebook)
     if not path.is_file():
         return None
     record = runs.read_record(path)

@@ -5,7 +5,6 @@ the README says the same. No book is built (tests/test_run_status.py builds one)
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,6 @@ CUDA_BUILD_ON_CPU = {**CPU_ENVIRONMENT, "torch": "2.12.0+cu130", "torch_build": 
 
 
 def _book(tmp_path: Path) -> Path:
-    shutil.copy(ROOT / "constraints.txt", tmp_path)
     path = tmp_path / NOTEBOOK
     path.parent.mkdir(parents=True)
     write_notebook(path, {"cells": [{"cell_type": "code", "source": "print(1)", "metadata": {}, "outputs": [],
@@ -33,7 +31,7 @@ def _book_run(book: Path, env: dict[str, Any], failed: bool = False) -> None:
     record = runs.new_record(NOTEBOOK, read_notebook(book / NOTEBOOK), seconds=1.0, peak_memory_bytes=2**28,
                              failed_cell={"index": 0, "error": "AssertionError: no"} if failed else None,
                              skipped_cells=0, warnings=[], env=env, command="make book")
-    runs.write_record(runs.build_run_folder(book, taught_release(book)), record)
+    runs.write_record(runs.build_run_folder(book, taught_release()), record)
 
 
 def test_a_page_printed_by_the_cuda_build_says_so_and_what_binder_differs_in(tmp_path: Path) -> None:

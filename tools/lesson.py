@@ -23,6 +23,7 @@ from tools.course import CourseError, cell_source, cell_tags, read_notebook, rel
 # An exercise is a sphinx-exercise directive in a markdown cell; its label opens a line of the body.
 _EXERCISE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
 _LABEL = re.compile(r"^:label:\s*(\S+)", re.MULTILINE)
+_OPTIONS = re.compile(r"\A(?::[\w-]+:[^\n]*\n)+\n?")  # a directive's options, at the top of its body
 SOLUTION = "solution"  # the tag of an exercise's solution cell
 LEVELS = ("easy", "medium", "hard")
 # What a student copy has in place of each solution's code (tools/workshop/student.py writes the copies).
@@ -55,6 +56,16 @@ class ExerciseCells:
 def has_exercise(markdown: str) -> bool:
     """Whether a markdown cell's text holds an exercise directive."""
     return _EXERCISE.search(markdown) is not None
+
+
+def exercises_as_headings(markdown: str) -> str:
+    """The markdown with each exercise directive made plain Markdown, for a student copy: a heading with the
+    exercise's title, then its body without the directive's options (`:label:` and the like)."""
+    def heading(block: re.Match[str]) -> str:
+        body = _OPTIONS.sub("", block.group("body").lstrip("\n"))
+        return f"### Exercise: {block.group('title').strip()}\n\n{body}".rstrip() + "\n"
+
+    return _EXERCISE.sub(heading, markdown)
 
 
 def exercise_blocks(notebook: dict[str, Any]) -> list[ExerciseBlock]:

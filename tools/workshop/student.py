@@ -21,7 +21,7 @@ from tools.course import (
     repository_url,
     write_notebook,
 )
-from tools.lesson import HIDES_OUTPUTS, HIDES_SOURCE, SOLUTION, STUB, has_solutions
+from tools.lesson import HIDES_OUTPUTS, HIDES_SOURCE, SOLUTION, STUB, exercises_as_headings, has_solutions
 
 STUDENT_BRANCH = "student"  # the branch the publish workflow pushes the student copies to (Colab and Binder open them)
 STUDENT_FOLDER = "student"  # the built site's folder of student copies
@@ -34,8 +34,6 @@ BRANCH_FILES = ("binder", "pyproject.toml", "torch_upgrade_scan")
 # JupyterLab's Run All (and nbclient) goes on past a cell with this tag when it raises: an unsolved check shows its
 # message and the rest of the lesson still runs. Colab's Run All ignores it (see CONTRIBUTING, "Student copies").
 RAISES = "raises-exception"
-_DIRECTIVE = re.compile(r"```\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*?)```", re.DOTALL)
-_OPTION = re.compile(r"\A(?::[\w-]+:[^\n]*\n)+\n?")
 _DOC = re.compile(r"\{doc\}`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^(?P<name>[^\]]+)\]:[ \t]*(?P<text>.*(?:\n(?:    |\t).*)*)\n?", re.MULTILINE)
 _FOOTNOTE = re.compile(r"\[\^(?P<name>[^\]]+)\]")
@@ -88,8 +86,7 @@ def plain_markdown(notebook: dict[str, Any], entry: str, root: Path = ROOT) -> d
     for cell in plain["cells"]:
         if cell.get("cell_type") != "markdown":
             continue
-        text = _DIRECTIVE.sub(lambda m: f"### Exercise: {m.group('title').strip()}\n\n"
-                              f"{_OPTION.sub('', m.group('body').lstrip(chr(10)))}".rstrip() + "\n", cell_source(cell))
+        text = exercises_as_headings(cell_source(cell))
         text = _FOOTNOTE_DEFINITION.sub(keep_note, text)
         cell["source"] = _FOOTNOTE.sub(reference, _DOC.sub(link, text)).rstrip("\n")
     if numbers:

@@ -395,7 +395,6 @@ def preflight(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     module = types.ModuleType("preflight_under_test")
     monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look their module up
     namespace: dict[str, Any] = module.__dict__
-    exec("import platform", namespace)
     for cell in read_notebook(PREFLIGHT)["cells"]:
         source = cell_source(cell)
         if cell["cell_type"] != "code" or "stamp:setup" in cell.get("metadata", {}).get("tags", []):

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import torch
 
+from tests.simulated import accelerator_allocates
 from tools.author.stamp import snippet_source
 from tools.course import ROOT, cell_source, read_notebook
 
@@ -59,6 +60,7 @@ def machine(monkeypatch: pytest.MonkeyPatch, device_type: str | None, stream: ob
         return stream
 
     monkeypatch.setattr(torch.accelerator, "current_stream", current_stream)
+    accelerator_allocates(monkeypatch)
     namespace: dict[str, Any] = {"__name__": "know_your_accelerator_under_test"}
     exec(snippet_source("setup"), namespace)
     exec(guard_source(), namespace)

@@ -100,8 +100,12 @@ conventions: $(VENV)/.book-deps
 	$(TIMED) workshop -- $(PY) -m tools.workshop pages --check
 	$(TIMED) lesson-size -- $(PY) -m tools.checks.lesson_size --check
 
+# zizmor audits the workflows and .github/dependabot.yml offline (no GitHub API): an action not pinned to a commit,
+# a `${{ }}` pasted into a script, a token with more scopes than its job needs... Any finding fails, unless its line
+# carries `# zizmor: ignore[<audit>]` and a reason (tests/test_workflows.py).
 lint: $(VENV)/.test-deps
 	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
+	$(TIMED) zizmor -- $(BIN)/zizmor --offline --no-progress .github
 
 # Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
 # glossary terms kept (tools/editions/). After an English change: `make editions-update`, then translate.
@@ -154,8 +158,9 @@ run-again:
 matrix: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix run --skip-fresh
 
-# Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all: enough to see a
-# one-in-ten failure with 95% probability (tools.execute.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
+# Every notebook 3 times per release, the notebooks that start processes FLAKY_RUNS times in all, the extra runs two at
+# a time beside each other for load: enough to see a one-in-ten failure with 95% probability
+# (tools.execute.matrix.repeats_to_see(0.1, 0.95)). RELEASE=2.13.0 runs one release.
 FLAKY_RUNS := 29
 flaky: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \

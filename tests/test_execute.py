@@ -155,6 +155,19 @@ def test_two_notebooks_run_side_by_side_and_a_multi_process_one_alone(tmp_path: 
         f"the multi-process notebook (the longest budget, so first) runs alone: {spans}")
 
 
+def test_crowded_multi_process_notebooks_run_beside_each_other(tmp_path: Path) -> None:
+    """`make flaky`'s extra runs (--crowded): two notebooks that start processes share the machine, for load."""
+    span = ("import pathlib, time\nstart = time.time()\ntime.sleep(2)\n"
+            "pathlib.Path('{name}.span').write_text(f'{{start}} {{time.time()}}')")
+    paths = [_notebook(tmp_path, name, span.format(name=name), course={"multi_process": True, "budget_seconds": 90})
+             for name in ("one", "two")]
+    options = engine.Options(exercises=False, root=tmp_path)
+    results = asyncio.run(engine.execute_many(paths, options, jobs=2, crowded=True))
+    assert all(result.passed for result in results.values())
+    one, two = ([float(x) for x in (p.parent / f"{p.stem}.span").read_text().split()] for p in paths)
+    assert max(one[0], two[0]) < min(one[1], two[1]), f"crowded: they overlap: {one}, {two}"
+
+
 def test_pytest_reports_each_notebook_and_each_exercise(tmp_path: Path) -> None:
     """`make test`'s notebooks step: a test for the cells and one per exercise, read from one execution."""
     cells = [*EXERCISE[:3], "print('Checked: total')", EXERCISE[4]]  # a check that accepts anything

@@ -24,7 +24,7 @@ def _steps(plan: list[str]) -> list[str]:
 
 def test_make_n_test_prints_the_plan_cheap_checks_first() -> None:
     steps = _steps(_plan("test"))
-    static = {"lint", "conventions", "stamps", "quiz", "quiz-room", "workshop", "lesson-size", "editions"}
+    static = {"lint", "zizmor", "conventions", "stamps", "quiz", "quiz-room", "workshop", "lesson-size", "editions"}
     assert static <= set(steps[:len(static)]), f"the static checks come first: {steps}"
     for before, after in [("notebooks", "book"), ("book", "editions-build"), ("book", "browser")]:
         assert steps.index(before) < steps.index(after), f"{after} reads what {before} made: {steps}"

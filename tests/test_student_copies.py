@@ -4,6 +4,7 @@ only at the checks after its stubbed solutions, and its command line says so or 
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 from pathlib import Path
 
@@ -29,7 +30,9 @@ def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path
     """A lesson cell after the exercise that uses the solution's result fails in the student copy: reported."""
     root = tmp_path / "book"
     entry = "notebooks/graphs/accelerator-graph"
-    (root / "notebooks" / "graphs").mkdir(parents=True)
+    for part in ("notebooks", "chapters"):  # the pages the copy's links name
+        shutil.copytree(ROOT / part, root / part)
+    shutil.copy(ROOT / "_config.yml", root / "_config.yml")  # the book's address, for those links
     notebook = read_notebook(ROOT / f"{entry}.ipynb")
     (first, *_) = exercise_cells(notebook, ROOT / f"{entry}.ipynb")
     names = re.findall(r"^(?:def\s+)?(\w+)\s*[=(]", cell_source(notebook["cells"][first.solution]), re.MULTILINE)
@@ -37,8 +40,19 @@ def test_a_student_copy_whose_later_cell_needs_the_solution_is_reported(tmp_path
     notebook["cells"].append(nbformat.v4.new_code_cell(f"print({names[0]})"))
     write_notebook(root / f"{entry}.ipynb", notebook)
     problems = student_copies.student_copy_problems(entry, tmp_path / "run", root)
-    assert problems == [f"{entry}: cell {len(notebook['cells']) - 1} failed in the student copy, and it is not the "
-                        "check of an exercise"]
+    last = len(notebook["cells"]) - 1
+    assert problems == [f"{entry}: cell {last} failed in the student copy, and it is not the check of an exercise",
+                        f"{entry}: Run All stops at cell {last} and never reaches the end"]
+
+
+@pytest.mark.integration
+def test_a_check_that_may_not_raise_stops_run_all(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the raises-exception tag on its checks, a copy's Run All stops at the first unsolved check (as
+    JupyterLab's does): reported, though that check failed as it should."""
+    entry = "notebooks/mx-quantization/mx-matmul"
+    monkeypatch.setattr("tools.workshop.student.RAISES", "no-such-tag")
+    problems = student_copies.student_copy_problems(entry, tmp_path)
+    assert len(problems) == 1 and problems[0].startswith(f"{entry}: Run All stops at cell "), problems
 
 
 def test_a_lesson_that_is_not_there_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:

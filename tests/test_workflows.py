@@ -35,6 +35,16 @@ def _actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+def _zizmor(folder: Path) -> subprocess.CompletedProcess[str]:
+    """zizmor over a folder as `make lint` runs it over .github/: offline, every audit of the default persona."""
+    binary = shutil.which("zizmor", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
+    if binary is None:
+        pytest.skip(f"zizmor is not installed next to {sys.executable} nor on PATH: "
+                    "pip install -r requirements-test.txt")
+    return subprocess.run([binary, "--offline", "--no-progress", "--format", "plain", str(folder)],
+                          capture_output=True, text=True, timeout=120, check=False)
+
+
 def _workflow(name: str) -> dict[str, Any]:
     workflow = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
     # YAML 1.1 reads the key `on` as True.
@@ -106,6 +116,89 @@ def test_actionlint_needs_no_network() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+PINNED_CHECKOUT = re.compile(r"actions/checkout@[0-9a-f]{40}  # v6\.\d+\.\d+")
+
+
+def test_the_audit_fails_on_an_action_pinned_to_a_tag(tmp_path: Path) -> None:
+    """The pull-request workflow copied as it is passes zizmor; the same copy with checkout back on its tag fails."""
+    source = (WORKFLOWS / "pull-request.yml").read_text(encoding="utf-8")
+    assert PINNED_CHECKOUT.search(source), "the pull-request workflow pins checkout to a v6 commit"
+    copy = tmp_path / ".github" / "workflows" / "pull-request.yml"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(source, encoding="utf-8")
+    clean = _zizmor(tmp_path / ".github")
+    assert clean.returncode == 0, f"zizmor found problems in the pinned copy:\n{clean.stdout}{clean.stderr}"
+    copy.write_text(PINNED_CHECKOUT.sub("actions/checkout@v6", source, count=1), encoding="utf-8")
+    tagged = _zizmor(tmp_path / ".github")
+    report = tagged.stdout + tagged.stderr
+    assert tagged.returncode != 0 and "unpinned-uses" in report and "actions/checkout@v6" in report, report
+
+
+IGNORE = re.compile(r"#\s*zizmor:\s*ignore\[[^\]]*\](.*)")
+
+
+def ignores_without_reason(text: str) -> list[str]:
+    """The lines that silence a zizmor audit (`# zizmor: ignore[rule]`) without saying why after it."""
+    return [line.strip() for line in text.splitlines()
+            if (found := IGNORE.search(line)) and len(found[1].strip(" -:#")) < 10]
+
+
+def test_every_silenced_finding_says_why() -> None:
+    for path in sorted(ROOT.joinpath(".github").rglob("*.y*ml")):
+        assert not ignores_without_reason(path.read_text(encoding="utf-8")), path
+    assert ignores_without_reason("      - uses: ./local  # zizmor: ignore[unpinned-uses]\n") != []
+    assert ignores_without_reason("  run: x  # zizmor: ignore[excessive-permissions] the job pushes the branch\n") == []
+
+
+def expansions_in_scripts(workflow: dict[str, Any]) -> list[str]:
+    """The `run:` scripts that hold a `${{ }}` expression: GitHub pastes its value into the script before the shell
+    reads it, so a value with a quote or `$(...)` becomes code. Values go through `env:` instead."""
+    return [f"{name}: {step.get('name', step['run'])!r}" for name, job in workflow["jobs"].items()
+            for step in _steps(job) if "${{" in step.get("run", "")]
+
+
+def test_no_run_script_expands_an_expression() -> None:
+    for path in sorted(WORKFLOWS.glob("*.y*ml")):
+        assert not expansions_in_scripts(_workflow(path.name)), f"{path.name}: pass the value through env:"
+    # The check on a workflow broken on purpose: the nbval step as it was before issue 49.
+    broken = _workflow("weekly.yml")
+    (step,) = [step for step in _steps(broken["jobs"]["nbval"]) if "make nbval" in step.get("run", "")]
+    step["run"] = 'make nbval RELEASE="${{ matrix.release }}"'
+    assert expansions_in_scripts(broken) == ["nbval: 'make nbval on one release'"]
+
+
+def writers(workflows: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """`workflow/job` -> the scopes it may write, for every job (or workflow) that may write anything."""
+    found = {}
+    for name, workflow in workflows.items():
+        for job_name, job in workflow["jobs"].items():
+            scopes = {**workflow.get("permissions", {}), **job.get("permissions", {})}
+            default_token = "permissions" not in workflow and "permissions" not in job  # the repository's default
+            if default_token or "write" in scopes.values():
+                found[f"{name}/{job_name}"] = {scope: level for scope, level in scopes.items() if level == "write"}
+    return found
+
+
+def test_only_the_jobs_contributing_names_may_write() -> None:
+    """CONTRIBUTING ("What the workflows may do"): five jobs write, one runs on the self-hosted runner, none runs on
+    pull_request_target."""
+    workflows = {path.stem: _workflow(path.name) for path in sorted(WORKFLOWS.glob("*.y*ml"))}
+    assert writers(workflows) == {
+        "publish/deploy": {"pages": "write", "id-token": "write"},
+        "publish/student-branch": {"contents": "write"},
+        "publish/editions-branch": {"contents": "write"},
+        "weekly/report": {"issues": "write"},
+        "gpu-recording/record": {"contents": "write", "pull-requests": "write"},
+    }
+    assert all("pull_request_target" not in workflow["on"] for workflow in workflows.values())
+    self_hosted = [f"{name}/{job_name}" for name, workflow in workflows.items()
+                   for job_name, job in workflow["jobs"].items() if "self-hosted" in str(job["runs-on"])]
+    assert self_hosted == ["gpu-recording/record"]
+    # A workflow without a top-level `permissions:` gets the repository's default token: every job of it counts.
+    del workflows["pull-request"]["permissions"]
+    assert "pull-request/test" in writers(workflows)
+
+
 def _cache_key_files(step: dict[str, Any]) -> str:
     return step["with"]["key"]
 
@@ -148,12 +241,12 @@ def test_main_deploys_what_make_book_builds() -> None:
 
 
 def test_main_pushes_the_built_student_copies_to_the_branch_colab_opens() -> None:
-    from tools.workshop.student import STUDENT_BRANCH, STUDENT_FOLDER, student_links
+    from tools.workshop.student import STUDENT_BRANCH, student_links
 
     workflow = _workflow("publish.yml")
     build, student = workflow["jobs"]["build"], workflow["jobs"]["student-branch"]
     keep = next(step["run"] for step in _steps(build) if "student-branch" in step.get("run", ""))
-    assert f"_build/html/{STUDENT_FOLDER}/." in keep and "binder" in keep, "the copies and Binder's files"
+    assert "-m tools.workshop student _build/student-branch --branch" in keep, "the copies and what Binder needs"
     assert student["needs"] == "build" and student["permissions"] == {"contents": "write"}
     push = next(step["run"] for step in _steps(student) if "git push" in step.get("run", ""))
     assert f"git init -q -b {STUDENT_BRANCH}" in push and push.rstrip().endswith(STUDENT_BRANCH)
@@ -193,7 +286,51 @@ def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
     assert "--nbval-lax" in command and command[-len(lessons):] == lessons
     job = _workflow("weekly.yml")["jobs"]["nbval"]
     assert job["strategy"]["matrix"]["release"] == "${{ fromJSON(needs.releases.outputs.list) }}"
-    assert any('make nbval RELEASE="${{ matrix.release }}"' in str(step.get("run", "")) for step in _steps(job))
+    (step,) = [step for step in _steps(job) if "make nbval" in step.get("run", "")]
+    assert step["run"] == 'make nbval RELEASE="$RELEASE"' and step["env"] == {"RELEASE": "${{ matrix.release }}"}
+
+
+def test_the_laptops_job_runs_every_lesson_on_macos_and_windows() -> None:
+    """issue 43: GitHub's macOS arm64 and Windows runners, torch from PyPI, every lesson of _toc.yml on the CPU through
+    the one list (matrix.nbval_notebooks), the pre-flight as the machine is, and the install plan's tests."""
+    from tools.execute import matrix
+
+    job = _workflow("weekly.yml")["jobs"]["laptops"]
+    assert job["runs-on"] == "${{ matrix.os }}" and job["strategy"]["matrix"]["os"] == ["macos-14", "windows-latest"]
+    assert job["env"]["PIP_EXTRA_INDEX_URL"] == "", "torch from PyPI, as a learner installs it there"
+    steps = [step for step in _steps(job) if "run" in step]
+    (install,) = [step["run"] for step in steps if "pip install" in step["run"]]
+    assert "-c constraints.txt" in install and "-r requirements-test.txt" in install
+    nbval = [step for step in steps if "tools.execute.matrix nbval" in step["run"]]
+    lessons, preflight = nbval
+    assert lessons["env"] == {"COURSE_DEVICE": "cpu"} and "--only" not in lessons["run"], "every lesson, on the CPU"
+    assert "--python python" in lessons["run"] and "--python python" in preflight["run"]
+    only = preflight["run"].split("--only", 1)[1].split()
+    assert "env" not in preflight and only == ["notebooks/workshop/preflight.ipynb"]
+    assert matrix.nbval_command("python", only=only)[-1] == only[0], "the pre-flight is a lesson of _toc.yml"
+    (tests,) = [step["run"] for step in steps if step["run"].startswith("python -m pytest")]
+    named = [word for word in tests.split() if word.startswith("tests/")]
+    assert named and all((ROOT / path).is_file() for path in named), f"the job names missing tests: {named}"
+
+
+def test_nbval_takes_an_interpreter_only_with_the_release_it_names(tmp_path: Path) -> None:
+    from tools.course import CourseError
+    from tools.execute import matrix
+
+    with pytest.raises(CourseError, match=r"notebooks/nope.ipynb: not a lesson of _toc.yml"):
+        matrix.nbval_command("python", only=["notebooks/nope.ipynb"])
+    python = tmp_path / "python"
+    for prints, release, problem in [("2.12.0+cpu", "2.12.0", None), ("2.13.0", "2.12.0", "has torch 2.13.0, not"),
+                                     ("", "2.12.0", "cannot import torch")]:
+        python.write_text(f"#!/bin/sh\necho '{prints}'\n{'exit 0' if prints else 'exit 1'}\n", encoding="utf-8")
+        python.chmod(0o755)
+        if problem is None:
+            assert matrix.checked_python(str(python), release) == str(python)
+        else:
+            with pytest.raises(CourseError, match=problem):
+                matrix.checked_python(str(python), release)
+    with pytest.raises(CourseError, match="No such file"):
+        matrix.checked_python(str(tmp_path / "missing"), "2.12.0")
 
 
 def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> None:

@@ -9,6 +9,8 @@ import dataclasses
 import itertools
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +21,7 @@ import yaml
 from tests.conftest import CPU_ENVIRONMENT
 from tools import lesson
 from tools.author import quiz
-from tools.checks import conventions, lesson_size
+from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 from tools.records import runs as runs_record
 from tools.workshop import __main__ as command_line
@@ -575,20 +577,28 @@ def test_student_notebooks(tmp_path: Path) -> None:
         path = out / original_path.relative_to(ROOT / "notebooks")
         nbformat.validate(nbformat.read(path, as_version=4))
         copied = json.loads(path.read_text())
-        assert len(copied["cells"]) == len(original["cells"])
-        for index, (before, after) in enumerate(zip(original["cells"], copied["cells"], strict=True)):
-            assert cell_tags(after) == cell_tags(before), "tags are kept"
+        checks = {cells.check for cells in lesson.exercise_cells(original, original_path)}
+        notes = copied["cells"][len(original["cells"]):]
+        assert [cell_source(cell).splitlines()[0] for cell in notes] in ([], ["## Notes"]), "at most the notes added"
+        for index, (before, after) in enumerate(zip(original["cells"], copied["cells"][:len(original["cells"])],
+                                                     strict=True)):
             if "solution" in cell_tags(before):
                 assert cell_source(after) == lesson.STUB, "the solution is replaced by the stub, whole"
-            else:
-                assert cell_source(after) == cell_source(before), f"cell {index} (a check, the lesson or the setup) "
+            elif index in checks:
+                assert cell_tags(after) == [*cell_tags(before), student.RAISES], "a check may raise in Run All"
+                assert cell_source(after) == cell_source(before), f"the check in cell {index} is kept"
+            elif before["cell_type"] == "code":
+                assert cell_tags(after) == cell_tags(before), "tags are kept"
+                assert cell_source(after) == cell_source(before), f"cell {index} (the lesson or the setup)"
                 assert after.get("outputs") == before.get("outputs"), f"cell {index} is kept as it was"
-        assert conventions.exercises(copied) == [], "the student notebook still passes the exercise checks"
+            else:
+                assert not re.search(r"\{(doc|exercise)\}|\[\^", cell_source(after)), f"cell {index}: MyST left"
 
 
 def test_no_student_copy_opens_a_cell_that_the_book_hides(tmp_path: Path) -> None:
-    """What the book hides (the setup cell, helpers, solutions, quiz plumbing) opens collapsed in JupyterLab and in
-    Colab's form view; what the book hides the outputs of opens with them collapsed."""
+    """What the book hides (the setup cell, helpers, quiz plumbing) opens collapsed in JupyterLab and in Colab's form
+    view; what the book hides the outputs of opens with them collapsed. The cell the learner types the answer into
+    (the book hides its solution) opens as code."""
     written = student.write_student_notebooks(tmp_path)
     assert written
     open_cells = []
@@ -596,7 +606,10 @@ def test_no_student_copy_opens_a_cell_that_the_book_hides(tmp_path: Path) -> Non
         for index, cell in enumerate(read_notebook(path)["cells"]):
             tags, metadata = set(cell_tags(cell)), cell.get("metadata", {})
             hidden = metadata.get("jupyter", {})
-            if tags & lesson.HIDES_SOURCE and not (hidden.get("source_hidden") and metadata.get("cellView") == "form"):
+            if "solution" in tags:
+                if hidden.get("source_hidden") or "cellView" in metadata or "@title" in cell_source(cell):
+                    open_cells.append(f"{path.name} cell {index}: the answer cell is collapsed or a Colab form")
+            elif tags & lesson.HIDES_SOURCE and not (hidden.get("source_hidden") and metadata.get("cellView")):
                 open_cells.append(f"{path.name} cell {index}: code open, the book hides it ({sorted(tags)})")
             if tags & lesson.HIDES_OUTPUTS and not hidden.get("outputs_hidden"):
                 open_cells.append(f"{path.name} cell {index}: outputs open, the book hides them ({sorted(tags)})")
@@ -669,3 +682,52 @@ def test_an_unknown_room_or_day_is_one_line(tmp_path: Path, capsys: pytest.Captu
     error = capsys.readouterr().err
     assert error.startswith(message) and error.count("\n") == 1, error
     assert not (tmp_path / "out").exists(), "nothing written"
+
+
+def test_a_copys_markdown_is_plain_markdown_with_links_to_the_book_and_notes_at_the_end() -> None:
+    """JupyterLab and Colab show MyST as raw text: in the copy an exercise is a heading, {doc} a link to the published
+    page (titled as the page is), a footnote a numbered note in a "Notes" cell at the end."""
+    notebook = {"cells": [
+        {"cell_type": "markdown", "metadata": {},
+         "source": "See {doc}`../graphs/accelerator-graph` and {doc}`the scan <upgrade-scanner>`.[^a]\n\n"
+                   "[^a]: A note,\n    over two lines.\n"},
+        {"cell_type": "markdown", "metadata": {},
+         "source": "```{exercise} Do it\n:label: x-do\n\nWrite `f`.[^a]\n```"}]}
+    plain = student.plain_markdown(notebook, "notebooks/migration/upgrading-to-2-12")
+    base = "https://every-accelerator.github.io/pytorch-2.12-course/"
+    title = student.page_title(ROOT / "notebooks/graphs/accelerator-graph.ipynb")
+    assert [cell_source(cell) for cell in plain["cells"]] == [
+        f"See [{title}]({base}notebooks/graphs/accelerator-graph.html) and "
+        f"[the scan]({base}notebooks/migration/upgrade-scanner.html).<sup>[1]</sup>",
+        "### Exercise: Do it\n\nWrite `f`.<sup>[1]</sup>",
+        "## Notes\n\n1. A note, over two lines."]
+    with pytest.raises(CourseError, match="names no page of the book"):
+        student.plain_markdown({"cells": [{"cell_type": "markdown", "source": "{doc}`nowhere`"}]}, "notebooks/a/b")
+
+
+def test_no_visible_check_cell_holds_its_answer() -> None:
+    """fma-addcdiv's check compared with a dictionary that spelled out each device's formula; the formulas now live in
+    a cell the book removes and the copy collapses, and the visible check calls none of the solution's helpers."""
+    path = ROOT / "notebooks/optimizers-and-compiler/fma-addcdiv.ipynb"
+    copied = student.student_version(read_notebook(path), "notebooks/optimizers-and-compiler/fma-addcdiv")
+    [cells] = lesson.exercise_cells(read_notebook(path), path)
+    check = cell_source(copied["cells"][cells.check])
+    assert "fma32(" not in check and "lowered = {" not in check, check
+    reference = next(cell for cell in copied["cells"] if "_lowered = {" in cell_source(cell))
+    assert reference["metadata"]["jupyter"]["source_hidden"], "the reference opens collapsed"
+
+
+def test_the_student_branch_holds_what_binder_installs(tmp_path: Path) -> None:
+    """Binder builds the student branch from binder/requirements.txt, whose `-e .` needs a project at the branch's
+    root: pip installs the scanner from exactly what the branch holds (without it: 'does not appear to be a Python
+    project'), and the recorded results the lessons plot are there."""
+    branch = tmp_path / "student"
+    written = student.write_student_branch(branch)
+    assert written and (branch / "binder" / "requirements.txt").is_file()
+    assert "-e ." in (branch / "binder" / "requirements.txt").read_text().splitlines()
+    assert sorted(p.name for p in (branch / "results").glob("*.json")) == sorted(
+        p.name for p in (ROOT / "results").glob("*.json"))
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index",
+                           "--target", str(tmp_path / "site"), str(branch)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "site" / "torch_upgrade_scan" / "cli.py").is_file()

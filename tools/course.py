@@ -114,6 +114,12 @@ def repository_url(root: Path = ROOT) -> str:
     return str(read_yaml(root / "_config.yml")["repository"]["url"]).rstrip("/")
 
 
+def book_url(root: Path = ROOT) -> str:
+    """Where the published book lies: the repository's GitHub Pages site (https://OWNER.github.io/NAME/)."""
+    owner, name = repository_url(root).removeprefix("https://github.com/").split("/")[:2]
+    return f"https://{owner}.github.io/{name}/"
+
+
 # The chapters that end with practice (three or more exercises and a self-check quiz): every chapter of these
 # _toc.yml parts, and of "Upgrading and teaching" only the migration chapter.
 PRACTICE_PARTS = {"Features": None, "Platforms": None, "Upgrading and teaching": ("chapters/migration",)}

@@ -29,7 +29,8 @@ LEVELS = ("easy", "medium", "hard")
 # The book's (myst-nb's) tags that hide a code cell's code, and those that hide its outputs.
 HIDES_SOURCE = frozenset({"hide-input", "remove-input", "hide-cell", "remove-cell"})
 HIDES_OUTPUTS = frozenset({"hide-output", "remove-output", "hide-cell", "remove-cell"})
-STUB = "# @title Solution (your turn: write it here, then run the check below)\n# Your code here\n"
+# A plain comment, not a Colab form title (`# @title`): the cell the learner types into opens as code everywhere.
+STUB = "# Your solution: write it here, then run the check below.\n# Your code here\n"
 METADATA_SCHEMA = json.loads((Path(__file__).parent / "schemas" / "course-metadata.schema.json").read_text("utf-8"))
 
 

@@ -133,11 +133,29 @@ def nbval_notebooks(root: Path = ROOT) -> list[str]:
             if entry.startswith("notebooks/") and (root / f"{entry}.ipynb").is_file()]
 
 
-def nbval_command(python: str, root: Path = ROOT) -> list[str]:
-    """nbval (a library nobody here wrote) over every lesson: each cell must run (`--nbval-lax`: outputs are not
-    compared, they change from run to run), a cell may take up to 600 s."""
+def nbval_command(python: str, root: Path = ROOT, only: Sequence[str] = ()) -> list[str]:
+    """nbval (a library nobody here wrote) over every lesson, or over the lessons of `only`: each cell must run
+    (`--nbval-lax`: outputs are not compared, they change from run to run), a cell may take up to 600 s."""
+    lessons = nbval_notebooks(root)
+    unknown = [path for path in only if path not in lessons]
+    if unknown:
+        raise CourseError(f"{', '.join(unknown)}: not a lesson of _toc.yml (e.g. {lessons[0]})")
     return [python, "-m", "pytest", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-cell-timeout=600", "-q",
-            *nbval_notebooks(root)]
+            *(only or lessons)]
+
+
+def checked_python(python: str, release: str) -> str:
+    """`python`, once it has shown that it imports torch `release` (a local build such as +cpu is the same release)."""
+    try:
+        done = subprocess.run([python, "-c", "import torch; print(torch.__version__)"], capture_output=True,
+                              text=True, check=False)
+    except OSError as error:
+        raise CourseError(f"{python}: {error.strerror}") from None
+    found = done.stdout.strip()
+    if done.returncode != 0 or runs.release(found) != release:
+        problem = f"has torch {found}" if done.returncode == 0 else "cannot import torch"
+        raise CourseError(f"{python} {problem}, not {release}")
+    return python
 
 
 def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None,
@@ -181,7 +199,8 @@ def mark_flaky(release: str, attempts: int) -> list[str]:
 
 def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat_multi_process: int = 0) -> int:
     """Every notebook `repeat` times per release; then the notebooks that start processes again, up to
-    `repeat_multi_process` runs in all (their failures are rarer and need more runs to show)."""
+    `repeat_multi_process` runs in all, two at a time beside each other (their failures are rarer, need more runs
+    and load to show, and each run's workers start in a fresh folder with cold compile caches)."""
     failures = []
     for release in selected:
         if skip_fresh and fresh(release):
@@ -190,7 +209,9 @@ def run(selected: list[str], repeat: int, skip_fresh: bool, command: str, repeat
         codes = [run_release(release, attempt, command) for attempt in range(1, repeat + 1)]
         extra = multi_process_notebooks() if repeat_multi_process > repeat else []
         attempts = repeat_multi_process if extra else repeat
-        codes += [run_release(release, attempt, command, targets=extra) for attempt in range(repeat + 1, attempts + 1)]
+        # Two at a time, each beside another (--crowded): gloo's exit race showed under that load (tests/repro/).
+        codes += [run_release(release, attempt, command, ["--crowded"], targets=extra)
+                  for attempt in range(repeat + 1, attempts + 1)]
         flaky = mark_flaky(release, attempts) if attempts > 1 else []
         for notebook in flaky:
             print(f"matrix: FLAKY on torch {release}: {notebook}")
@@ -311,6 +332,9 @@ def main(argv: list[str] | None = None) -> int:
     record_runs.add_argument("--out", type=Path, default=RECORDED)
     nbval_parser = commands.add_parser("nbval", help="nbval over every lesson of _toc.yml on one release")
     nbval_parser.add_argument("release")
+    nbval_parser.add_argument("--python", help="an interpreter that has RELEASE and the requirements installed, "
+                              "instead of the release's environment (the weekly macOS and Windows jobs)")
+    nbval_parser.add_argument("--only", nargs="+", default=[], metavar="NOTEBOOK", help="these lessons only")
     venv_parser = commands.add_parser("venv", help="make or reuse a release's environment")
     venv_parser.add_argument("release")
     args = parser.parse_args(argv)
@@ -337,7 +361,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "nbval":
             if args.release not in matrix:
                 raise CourseError(f"{args.release!r} is not in {MATRIX_FILE} ({', '.join(matrix)})")
-            return subprocess.run(nbval_command(str(venv_python(args.release))), cwd=ROOT, check=False).returncode
+            python = checked_python(args.python, args.release) if args.python else str(venv_python(args.release))
+            command = nbval_command(python, only=args.only)
+            return subprocess.run(command, cwd=ROOT, check=False).returncode
         if not RELEASE.fullmatch(args.release):
             raise CourseError(f"{args.release!r} is not a torch release such as 2.13.0")
         print(venv_python(args.release))

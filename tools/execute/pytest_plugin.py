@@ -7,6 +7,7 @@ and accepted the solution). With `--jobs 2` two notebooks run at a time, the lon
 course.multi_process is true runs alone.
 
     --jobs N                  notebooks executed at a time (default 1)
+    --crowded                 notebooks that start processes run beside the others too, for load (make flaky)
     --no-exercises            run the cells only (no stub, no wrong answers)
     --book-cache DIR          store each passing notebook in this Jupyter Book cache (_build/.jupyter_cache)
     --wrong-answers DIR       the wrong answers, <label>/wrong_*.py (default: tests/exercises/)
@@ -50,6 +51,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--steps-summary", type=Path, default=None,
                     help="the step summary of the `make test` this run belongs to, named in each record")
     group.addoption("--jobs", type=int, default=1, help="with --execute: notebooks executed at a time")
+    group.addoption("--crowded", action="store_true",
+                    help="with --execute: notebooks that start processes do not run alone (load for make flaky)")
     group.addoption("--no-exercises", dest="prove_exercises", action="store_false",
                     help="with --execute: do not prove the exercises")
     group.addoption("--book-cache", type=Path, default=None, help="with --execute: store passing notebooks here")
@@ -67,6 +70,7 @@ class _Runner:
             executed=config.getoption("save_executed"), book_cache=config.getoption("book_cache"),
             root=Path(config.rootpath), steps=config.getoption("steps_summary"))
         self.jobs = max(1, config.getoption("jobs"))
+        self.crowded: bool = config.getoption("crowded")
         self.paths = paths
         self.futures: dict[Path, concurrent.futures.Future[engine.Result]] = {
             path: concurrent.futures.Future() for path in paths}
@@ -93,7 +97,7 @@ class _Runner:
         async def main() -> None:
             self._loop = asyncio.get_running_loop()
             self._task = asyncio.current_task()
-            await engine.execute_many(self.paths, self.options, self.jobs, self._done)
+            await engine.execute_many(self.paths, self.options, self.jobs, self._done, self.crowded)
 
         started = time.perf_counter()
         memory = engine.MemoryWatch()

@@ -1,13 +1,16 @@
 """The student-copy check: each lesson's student copy (tools/workshop/student.py) run as a learner runs it, alone in an
-empty folder through the engine, where only the checks after its stubbed solutions may fail.
+empty folder through the engine with Run All's semantics (a failing cell stops the run unless it is tagged
+`raises-exception`, as the copies' checks are): every other cell must pass, every check after a stubbed solution must
+fail with its message, and the run must reach the end.
 
     python -m tools.execute.student_copies [ENTRY ...]   run the student copy of each lesson (a _toc.yml entry such
                                                          as notebooks/graphs/accelerator-graph; default: every lesson
-                                                         with exercises); exit 1 unless each fails only at the
-                                                         checks of its stubs
+                                                         with exercises); exit 1 unless each reaches its end and
+                                                         fails only at the checks of its stubs
     ... --python PY                                      the kernels run in PY, the learner's path: a venv built
-                                                         from binder/requirements.txt alone (the weekly workflow);
-                                                         each copy's first output line must name the taught torch
+                                                         from binder/requirements.txt alone, as the student
+                                                         branch holds it (the weekly workflow); each copy's
+                                                         first output line must name the taught torch
 """
 
 from __future__ import annotations
@@ -25,17 +28,21 @@ from tools.workshop.student import student_path, student_version
 
 
 def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: str | None = None) -> list[str]:
-    """Run a lesson's student copy alone in `folder` (as a learner does, through the course's executor) and say what
-    went wrong: a cell other than the check after a stubbed solution failed, or such a check passed. With `python`
-    (the learner's interpreter), its first output line must also name the taught release."""
+    """Run a lesson's student copy alone in `folder` with Run All's semantics (as a learner does, through the course's
+    executor) and say what went wrong: a cell other than the check after a stubbed solution failed (Run All stops
+    there), such a check passed, or the run did not reach the end. With `python` (the learner's interpreter), its
+    first output line must also name the taught release."""
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
-    executed, failed_cells = engine.run_as_learner(student_version(notebook), folder, python)
+    executed, failed_cells, finished = engine.run_as_learner(student_version(notebook, entry, root), folder, python)
     failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]
-    problems += [f"{entry}: the check in cell {index} passed on the stub" for index in sorted(checks - failed)]
+    if finished:
+        problems += [f"{entry}: the check in cell {index} passed on the stub" for index in sorted(checks - failed)]
+    else:
+        problems.append(f"{entry}: Run All stops at cell {failed_cells[-1]} and never reaches the end")
     if python is not None:
         first = first_output_line(executed)
         if f"torch {taught_release()}" not in first:
@@ -92,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print("\n".join(problems) or "every student copy fails only at the checks of its stubs")
+    print("\n".join(problems) or "every student copy reaches its end and fails only at the checks of its stubs")
     return 1 if problems else 0
 
 

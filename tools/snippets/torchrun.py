@@ -14,12 +14,15 @@ worker_pids: list[int] = []
 
 # Every worker script starts with `from join import ...`: this module joins the job.
 JOIN = """
+import faulthandler
 import json
 import os
+import sys
 
 import torch
 import torch.distributed as dist
 
+faulthandler.enable()  # a crash prints every thread's Python stack to stderr
 rank, local_rank = int(os.environ["RANK"]), int(os.environ["LOCAL_RANK"])
 accelerator = torch.accelerator.current_accelerator(check_available=True)
 enough = torch.accelerator.device_count() >= int(os.environ["LOCAL_WORLD_SIZE"])
@@ -33,13 +36,26 @@ group = dist.group.WORLD
 
 
 def finish(name, result):
-    \"\"\"Leave the job with every rank, then write this rank's results as JSON.\"\"\"
+    \"\"\"Leave the job with every rank, write this rank's results as JSON, and exit.
+
+    os._exit skips the interpreter's shutdown: gloo's worker threads outlive
+    destroy_process_group() and may still free tensors that Python owns; one that
+    does so during the shutdown aborts the process (the course repository's
+    tests/repro/gloo_exit_abort.py shows it).
+    \"\"\"
     dist.barrier()
     dist.destroy_process_group()
     with open(f"{name}_rank{rank}.json", "w") as out:
         json.dump({"pid": os.getpid(), "device": str(device), **result}, out)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 """
 (work / "join.py").write_text(JOIN.lstrip())
+
+
+# How torchrun marks a line of a rank's stderr in the job's output.
+STDERR_PREFIX = "[rank{rank} stderr]:"
 
 
 def torchrun(
@@ -56,12 +72,17 @@ def torchrun(
     its workers; `--shutdown-timeout 5` bounds how long it waits before killing them.
     """
     launch = ["-m", "torch.distributed.run", "--nproc-per-node", "2"]
-    command = [sys.executable, *launch, "--shutdown-timeout", "5", *options, script]
+    # --tee 2: each rank's stderr also reaches the output, each line marked with its
+    # rank (STDERR_PREFIX), so that job_failure can show the failing rank's own lines.
+    command = [sys.executable, *launch, "--shutdown-timeout", "5", "--tee", "2"]
+    command += [*options, script]
+    marked = STDERR_PREFIX.format(rank="${rank}")
+    settings = {"OMP_NUM_THREADS": "1", "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": marked}
     job = subprocess.Popen(
         [*command, *script_args],
         cwd=work,
         # TMPDIR: torchrun's log folders go into `work` too, and are removed with it.
-        env={**os.environ, "OMP_NUM_THREADS": "1", "TMPDIR": str(work), **(env or {})},
+        env={**os.environ, **settings, "TMPDIR": str(work), **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -86,13 +107,27 @@ def rank_results(prefix: str, world_size: int = 2) -> list[dict]:
     return results
 
 
-def job_failure(job: subprocess.CompletedProcess) -> str:
-    """Why a job failed: the ranks' error lines first, then the end of the output."""
+def job_failure(job: subprocess.CompletedProcess, lines_per_rank: int = 12) -> str:
+    """Why a job failed: each failed rank's last stderr lines, the first failure
+    first, then torchrun's summary of the failures."""
+    import re
+
     lines = job.stdout.splitlines()
-    errors = [line for line in lines if line.startswith("[rank") and "Error" in line]
-    shown = list(dict.fromkeys(errors))[:8]
-    tail = ["the end of the output:", *lines[-15:]]
-    return "\n".join(["the workers' errors:", *shown, *tail])
+    starts = [i for i, line in enumerate(lines) if line.rstrip().endswith(" FAILED")]
+    summary = lines[starts[-1] - 1 :] if starts else lines[-15:]
+    failed = re.findall(r"^\s*rank\s*:\s*(\d+).*\n\s*exitcode\s*:\s*(.*)$",
+                        "\n".join(summary), flags=re.MULTILINE)
+    root = "\n".join(summary).partition("Root Cause")[2]
+    first = re.search(r"^\s*rank\s*:\s*(\d+)", root, flags=re.MULTILINE)
+    failed.sort(key=lambda found: found[0] != (first.group(1) if first else None))
+    report = []
+    for rank, exit_code in dict(failed).items():
+        prefix = STDERR_PREFIX.format(rank=rank)
+        own = [line[len(prefix):] for line in lines if line.startswith(prefix)]
+        exited = f"rank {rank} exited with {exit_code.strip()}"
+        report.append(f"{exited}; its last stderr lines:")
+        report += [f"  {line}" for line in own[-lines_per_rank:]] or ["  (none)"]
+    return "\n".join([*report, "torchrun's summary:", *summary])
 
 
 def workers_still_running() -> list[int]:

@@ -12,6 +12,8 @@
                                                    metadata (and the others none); --check only reports
     python -m tools.workshop student [OUT]         write student notebooks (solutions replaced by a stub) to OUT
                                                    (default: _build/student/)
+    python -m tools.workshop student OUT --branch  every copy, and beside them what the student branch holds:
+                                                   binder/, the scanner and pyproject.toml, results/*.json
     python -m tools.workshop student [OUT] --track ROOM --day half|full
                                                    only the notebooks of that room's day (its lessons and the
                                                    pre-flight); ROOM is a key of tools/workshop/rooms.yml
@@ -37,7 +39,7 @@ from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write
 from tools.workshop.colab import colab_problems, colab_runtime
 from tools.workshop.pages import schedules_section, stale_pages, write_pages
 from tools.workshop.rooms import tables
-from tools.workshop.student import write_student_notebooks
+from tools.workshop.student import write_student_branch, write_student_notebooks
 from tools.workshop.timing import print_timings, timings, write_timing
 from tools.workshop.tracks import taught_entries, tracks
 
@@ -62,6 +64,8 @@ def parser() -> argparse.ArgumentParser:
                          help="folder for the student notebooks (default: _build/student/)")
     student.add_argument("--track", metavar="ROOM", help="only the notebooks of this room's day (with --day)")
     student.add_argument("--day", metavar="half|full", help="the day of --track: half or full")
+    student.add_argument("--branch", action="store_true",
+                         help="every copy and what the student branch holds beside them (Binder, the scanner, results)")
     return found
 
 
@@ -119,7 +123,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.out.exists() and not args.out.is_dir():
                 raise CourseError(f"{args.out}: exists and is not a folder")
-            written = write_student_notebooks(args.out, entries=day_entries(args.track, args.day))
+            if args.branch and args.track is not None:
+                raise CourseError("--branch writes every copy: leave out --track and --day")
+            written = (write_student_branch(args.out) if args.branch
+                       else write_student_notebooks(args.out, entries=day_entries(args.track, args.day)))
             print(f"wrote {len(written)} student notebook(s) under {args.out}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)

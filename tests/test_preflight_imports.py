@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from tools.author.stamp import snippet_source
+from tools.author.stamp import OPENING, snippet_source
 from tools.course import ROOT, cell_source, cell_tags, read_notebook
 
 PREFLIGHT = ROOT / "notebooks" / "workshop" / "preflight.ipynb"
@@ -30,9 +30,9 @@ def used(tree: ast.AST) -> set[str]:
 
 
 def check_cells() -> list[tuple[int, ast.Module]]:
-    """The pre-flight's own code cells (not the stamped install and setup cells), parsed."""
+    """The pre-flight's own code cells, its stamped plumbing among them (not the install and setup cells), parsed."""
     return [(index, ast.parse(cell_source(cell))) for index, cell in enumerate(read_notebook(PREFLIGHT)["cells"])
-            if cell["cell_type"] == "code" and not any(tag.startswith("stamp:") for tag in cell_tags(cell))]
+            if cell["cell_type"] == "code" and not {f"stamp:{name}" for name in OPENING} & set(cell_tags(cell))]
 
 
 def missing_imports(cells: list[tuple[int, ast.Module]], modules: set[str]) -> list[str]:

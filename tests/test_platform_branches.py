@@ -322,7 +322,7 @@ def probe_rows(monkeypatch: pytest.MonkeyPatch, platform: str) -> dict[str, str]
         "torch": torch, "version": (2, 12), "device": torch.device(device_type), "platform_name": platform,
         "is_nvidia": platform == "cuda", "driver": (13, 2) if platform == "cuda" else (0,),
         "driver_text": "13.2", "build_cuda": (13, 2), "green_in_cpp": True, "annotations_kwarg": True,
-        "rocm_fma": False,
+        "rocm_fma": False, "cond_if": True, "tools_id": True,
     }
     exec(cell_with(KYA, "def status("), namespace)
     exec(cell_with(KYA, '"XPU: memory clock and bus width"'), namespace)

@@ -5,8 +5,11 @@ in the accelerator recordings of `make record-runs` (results/recorded/*/records)
 written by hand:
 
 - every page under notebooks/ gets, under its title, one line naming the platforms and torch
-  releases it has run on, where it has not run yet, and links to the status page and to any
-  recorded accelerator run of it (results/recorded, rendered as pages of their own);
+  releases it has run on, where it has not run yet, links to the status page and to any
+  recorded accelerator run of it (results/recorded, rendered as pages of their own), and the
+  torch build that printed the page's outputs, from the record of the run the book shows (the
+  executor's run of the taught release in this checkout, _build/runs), beside the CPU build that
+  Binder installs (binder/requirements.txt);
 - the directive ``{run-status}`` renders the status page's grid (_ext/status_grid.py): a row per
   lesson grouped by chapter, a column per platform and torch release, a symbol per cell (passed,
   failed, flaky, stale, not yet run) whose details (date, seconds, peak memory, device, driver,
@@ -37,7 +40,7 @@ from sphinx.locale import get_translation
 from sphinx.util.osutil import relative_uri
 
 from _ext import status_grid
-from tools.course import PLATFORM_NAMES, PLATFORMS, toc_chapters, toc_files
+from tools.course import PLATFORM_NAMES, PLATFORMS, read_notebook, taught_release, toc_chapters, toc_files
 from tools.records import runs, status
 
 STATUS_PAGE = "chapters/where-it-has-run"
@@ -58,7 +61,8 @@ def _record_files(root: Path) -> list[Path]:
 
 def _records_fingerprint(root: Path) -> str:
     digest = hashlib.sha256()
-    for path in _record_files(root):
+    book_run = runs.build_run_folder(root, taught_release())
+    for path in [*_record_files(root), *(sorted(book_run.glob("*.json")) if book_run.is_dir() else [])]:
         digest.update(str(path).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
@@ -112,6 +116,32 @@ def where_it_ran(notebook: str, cells: list[status.Cell]) -> tuple[str, str]:
     return (_("; ").join(ran) or _("nowhere yet")), (_join(missing) if missing else "")
 
 
+def book_run_record(root: Path, notebook: str) -> dict[str, Any] | None:
+    """The record of the run whose outputs the book shows for a notebook: the executor's run of the taught release in
+    this checkout (`make book`, `make test`), if it passed on the notebook's current sources (the executor puts only
+    such a run into the book's cache); else None."""
+    path = runs.build_run_folder(root, taught_release()) / runs.record_name(notebook)
+    if not path.is_file():
+        return None
+    record = runs.read_record(path)
+    current = runs.source_hash(read_notebook(root / notebook))
+    return record if record["outcome"] == "pass" and record["source_sha256"] == current else None
+
+
+def printed_by(record: dict[str, Any] | None) -> str:
+    """The sentence saying which torch build printed a page's outputs (from the record of its run), and how Binder's
+    build, the CPU wheel (binder/requirements.txt), stands to it."""
+    if record is None:
+        return _("This build of the book has no record of the run that printed these outputs.")
+    env = record["environment"]
+    if env["torch_build"] == "CPU":
+        return _("Outputs printed by torch {torch}, the CPU build that Binder installs.").format(torch=env["torch"])
+    return _("Outputs printed by torch {torch} (the {build} build) on {device}. Binder installs the CPU build, "
+             "torch {release}+cpu, whose outputs were not compared with these (its version lines end in +cpu)."
+             ).format(
+        torch=env["torch"], build=env["torch_build"], device=env["device"], release=runs.release(env["torch"]))
+
+
 def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
     docname = app.env.docname
     if not docname.startswith("notebooks/"):
@@ -130,7 +160,8 @@ def _insert_line(app: Sphinx, doctree: nodes.document) -> None:
             device=recorded["device"], release=runs.release(recorded["torch"]), date=recorded["date"][:10]))
         line += nodes.Text(_(". "))
     line += _doc_link(STATUS_PAGE, _("Where each notebook has run"))
-    line += nodes.Text(_("."))
+    line += nodes.Text(_(". "))
+    line += nodes.Text(printed_by(book_run_record(Path(app.srcdir), notebook)))
     section = doctree.next_node(nodes.section)
     if section is None:
         doctree.insert(0, line)

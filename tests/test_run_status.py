@@ -98,6 +98,7 @@ def test_a_recorded_run_renders_without_execution(tmp_path: Path) -> None:
     book = _tiny_book(tmp_path)
     recorded = book / "results" / "recorded" / "cpu_fixture"
     _execute(book, book / "results" / "runs" / "cpu-torch-x" / "run-1")
+    _execute(book, runs.build_run_folder(book, taught_release()))  # the run the book shows, as `make book` records it
     _execute(book, recorded / "records", "--save-executed", str(recorded))
     [(_, record)] = runs.load_records(recorded / "records")
     executed = book / record["executed_notebook"]
@@ -117,6 +118,8 @@ def test_a_recorded_run_renders_without_execution(tmp_path: Path) -> None:
     assert "Where this notebook has run:" in live_page and "CPU with torch" in live_page
     assert "As run on" not in live_page, "a CPU recording is never presented as an accelerator run"
     assert "Not yet run on CUDA, ROCm, MPS and XPU" in live_page
+    environment = runs.read_record(runs.build_run_folder(book, taught_release()) / "demo__hello.json")["environment"]
+    assert f"Outputs printed by torch {environment['torch']}" in live_page, "the page names the build that printed it"
     published = json.loads((html / "run-status.json").read_text())
     assert [c["state"] for c in published["cells"]] == ["pass"]
     assert (html / published["cells"][0]["record"].replace("results/", "", 1)).is_file(), "each cell links its record"

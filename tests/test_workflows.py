@@ -334,12 +334,13 @@ def test_nbval_takes_an_interpreter_only_with_the_release_it_names(tmp_path: Pat
 
 
 def test_the_learners_path_runs_every_student_copy_in_binders_environment() -> None:
-    """issue 37: a venv built from binder/requirements.txt alone, every student copy's kernel in it."""
-    steps = [step.get("run", "") for step in _steps(_workflow("weekly.yml")["jobs"]["learner-path"])]
-    build = next(run for run in steps if "binder/requirements.txt" in run)
-    assert "python -m venv /tmp/binder-env" in build and "-r binder/requirements.txt" in build
-    assert build.count("pip install") == 1, "nothing but binder/requirements.txt goes into Binder's environment"
-    assert any("tools.execute.student_copies --python /tmp/binder-env/bin/python" in run for run in steps)
+    """issues 37 and 43 (item 6): the student branch written as the publish workflow writes it, a venv built from
+    exactly what it holds (tools.execute.student_copies --branch), and every copy's kernel in that venv."""
+    script = "\n".join(step.get("run", "") for step in _steps(_workflow("weekly.yml")["jobs"]["learner-path"]))
+    written = "python -m tools.workshop student /tmp/student-branch --branch"
+    checked = "python -m tools.execute.student_copies --branch /tmp/student-branch\n"
+    assert written in script and checked in script and script.index(written) < script.index(checked)
+    assert "pip install" not in script, "nothing but the branch's binder/requirements.txt goes into Binder's venv"
 
 
 def jobs_that_run(workflow: dict[str, Any], variables: dict[str, str]) -> set[str]:

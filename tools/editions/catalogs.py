@@ -92,12 +92,29 @@ def quiz_labels(language: str, root: Path = ROOT) -> dict[str, str]:
     return {key: translate(value) for key, value in quiz.runtime_labels(root).items()}
 
 
-def glossary(language: str, root: Path = ROOT) -> dict[str, str]:
-    """English term -> the edition's one translation of it (locales/<lang>/glossary.yml)."""
+def _glossary_file(language: str, root: Path) -> dict[str, object]:
     path = root / LOCALES / language / GLOSSARY
     if not path.exists():
         raise CourseError(f"{path}: the edition has no glossary")
-    terms = yaml.safe_load(path.read_text(encoding="utf-8")).get("terms") or {}
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+
+
+def glossary(language: str, root: Path = ROOT) -> dict[str, str]:
+    """English term -> the edition's one translation of it (locales/<lang>/glossary.yml)."""
+    terms = _glossary_file(language, root).get("terms") or {}
     if not isinstance(terms, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in terms.items()):
-        raise CourseError(f"{path}: `terms` must map each English term to one translation")
+        raise CourseError(f"{root / LOCALES / language / GLOSSARY}: `terms` must map each English term to one "
+                          "translation")
     return terms
+
+
+def retired(language: str, root: Path = ROOT) -> dict[str, list[str]]:
+    """English word -> the words the edition no longer translates it as (glossary.yml's `retired`): a message whose
+    English uses the word must not give it in one of them, even beside the glossary's word. A word that `terms` does
+    not hold (one the English also uses in another sense, "no room for it") has only its retired words checked."""
+    path = root / LOCALES / language / GLOSSARY
+    words = _glossary_file(language, root).get("retired") or {}
+    if not isinstance(words, dict) or not all(isinstance(k, str) and isinstance(v, list)
+                                              and all(isinstance(w, str) for w in v) for k, v in words.items()):
+        raise CourseError(f"{path}: `retired` must map each English term to a list of the words it replaced")
+    return words

@@ -18,18 +18,60 @@ from tools.editions.markup import markup, prose, stray_emphasis
 SAME_SENTENCE_WORDS = 1
 
 
-def glossary_problems(msgid: str, msgstr: str, terms: dict[str, str]) -> list[str]:
-    """Each glossary term the English uses whose translation is missing from the translated text."""
+def term_pattern(term: str) -> re.Pattern[str]:
+    """The term as English writes it in a sentence, case ignored: a one-word term as a noun or a verb (launch,
+    launches, launched, launching; release, released, releasing), a term of several words as a noun (kernel launch,
+    kernel launches: "a graph captured earlier" is not a graph capture); a plural term's singular too (prerequisite
+    for prerequisites)."""
+    head, space, last = term.rpartition(" ")
+    base = last[:-1] if last.endswith("s") and not last.endswith("ss") else last
+    forms = {base, base + "s", base + "es"}
+    if not head:
+        forms |= {base + "ed", base + "ing"}
+        if base.endswith("e"):
+            forms |= {base + "d", base[:-1] + "ing"}
+    if re.search(r"[^aeiou]y$", base):
+        forms |= {base[:-1] + "ies"} | ({base[:-1] + "ied"} if not head else set())
+    alternatives = "|".join(re.escape(form) for form in sorted(forms, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-]){re.escape(head + space)}(?:{alternatives})(?![\w-])", re.IGNORECASE)
+
+
+def uses(term: str, msgid: str, msgstr: str) -> bool:
+    """Whether the English uses the term in its prose (not in code, link targets, HTML or quoted English that the
+    translation keeps verbatim)."""
+    return term_pattern(term).search(prose(msgid, msgstr)) is not None
+
+
+def retired_pattern(word: str) -> re.Pattern[str]:
+    """A word a term no longer translates as: a Korean or Chinese word anywhere (particles attach to it), an English
+    one as a word of its own, a plural too."""
+    if word.isascii():
+        return re.compile(rf"(?<![A-Za-z_-]){re.escape(word)}s?(?![A-Za-z_-])", re.IGNORECASE)
+    return re.compile(re.escape(word))
+
+
+def glossary_problems(msgid: str, msgstr: str, terms: dict[str, str],
+                      retired: dict[str, list[str]] | None = None) -> list[str]:
+    """Each glossary term the English uses whose translation is missing from the translated text, or which the
+    translated text also gives in a word the glossary retired (형식 beside 포맷: two words for one idea)."""
     found = []
-    english = prose(msgid)
-    for term, translation in terms.items():
-        used = re.search(rf"(?<![\w-]){re.escape(term)}s?(?![\w-])", english, re.IGNORECASE)
-        if used and translation.lower() not in msgstr.lower():
+    translated = prose(msgstr, msgid)
+    for term in [*terms, *(word for word in retired or {} if word not in terms)]:
+        if not uses(term, msgid, msgstr):
+            continue
+        translation = terms.get(term)
+        if translation is not None and translation.lower() not in msgstr.lower():
             found.append(f"the glossary translates {term!r} as {translation!r}, which this translation lacks")
+        for old in (retired or {}).get(term, []):
+            if retired_pattern(old).search(translated):
+                instead = f"as {translation!r}" if translation is not None else "in the word its catalogs use"
+                found.append(f"the glossary translates {term!r} {instead}, not {old!r}, which this translation "
+                             "also uses")
     return found
 
 
-def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str]) -> list[str]:
+def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
+                     retired: dict[str, list[str]] | None = None) -> list[str]:
     """What is wrong with one English message's translation in a catalog, worded for its translator."""
     message = catalog.get(msgid)
     if message is None:
@@ -49,7 +91,7 @@ def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str]) -> lis
     if stray_emphasis(translated) > stray_emphasis(msgid):
         problems.append("bold or italic that does not render: put a space after a closing `**` that follows "
                         "punctuation or code, or move the punctuation outside the markers")
-    return problems + glossary_problems(msgid, translated, terms)
+    return problems + glossary_problems(msgid, translated, terms, retired)
 
 
 def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
@@ -64,6 +106,7 @@ def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
     problems = []
     for each in catalogs.editions(root):
         terms = catalogs.glossary(each.language, root)
+        retired = catalogs.retired(each.language, root)
         ways: dict[str, dict[str, list[str]]] = {}  # a repeated English sentence -> its translations -> where
         for docname, template in extracted.items():
             path = catalogs.catalog_path(each.language, docname, root)
@@ -75,7 +118,7 @@ def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
                 if not english.id:
                     continue
                 msgid = str(english.id)
-                found = message_problems(msgid, catalog, terms)
+                found = message_problems(msgid, catalog, terms, retired)
                 for problem in found:
                     problems.append(f"{path.relative_to(root)}: {problem}: {_short(msgid)}")
                 if not found and len(msgid.split()) >= SAME_SENTENCE_WORDS:

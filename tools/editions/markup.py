@@ -17,8 +17,10 @@ MARKUP = {
     "math": re.compile(r"\$[^$\n]+\$"),
     "placeholder": re.compile(r"\{[a-z_]+\}"),
 }
-# Not prose for the glossary: HTML tags (their attributes) and English quoted verbatim ("No space left on device").
-NOT_PROSE = [re.compile(r"<[^>]+>"), re.compile(r'"[^"\n]*"')]
+# Not prose for the glossary: HTML tags (their attributes), and English in double quotes that the translation keeps
+# verbatim ("No space left on device"); a quoted heading or question that the translation translates is prose.
+HTML = re.compile(r"<[^>]+>")
+QUOTED = re.compile(r'"[^"\n]*"')
 
 _MARKDOWN = MarkdownIt("commonmark")
 
@@ -33,9 +35,17 @@ def markup(text: str) -> Counter[str]:
     return pieces
 
 
-def prose(text: str) -> str:
-    """The text without its markup, HTML tags and quoted English: where a term is prose to translate."""
-    for pattern in [*MARKUP.values(), *NOT_PROSE]:
+def prose(text: str, other: str | None = None) -> str:
+    """The text without its markup, HTML tags and the double-quoted passages that `other` (the English of a
+    translation, or the translation of an English message) holds verbatim: where a term is prose to translate.
+    Without `other`, every quoted passage is taken out."""
+    text = _without_markup(text)
+    kept = text if other is None else _without_markup(other)
+    return QUOTED.sub(lambda quoted: " " if quoted.group(0)[1:-1] in kept else quoted.group(0), text)
+
+
+def _without_markup(text: str) -> str:
+    for pattern in [*MARKUP.values(), HTML]:
         text = pattern.sub(" ", text)
     return text
 

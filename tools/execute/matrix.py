@@ -100,7 +100,7 @@ def venv_python(release: str) -> Path:
 
 
 def _run_folder(release: str, attempt: int) -> Path:
-    return runs.BUILD_RUNS / f"torch-{release}" / f"run-{attempt}"
+    return runs.build_run_folder(ROOT, release, attempt)
 
 
 def fresh(release: str) -> bool:

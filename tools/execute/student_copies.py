@@ -11,13 +11,23 @@ fail with its message, and the run must reach the end.
                                                          from binder/requirements.txt alone, as the student
                                                          branch holds it (the weekly workflow); each copy's
                                                          first output line must name the taught torch
+    ... --branch DIR [--pip-arg ARG ...]                 the student branch as `python -m tools.workshop student
+                                                         DIR --branch` wrote it: a venv built in DIR/.venv from
+                                                         exactly what DIR holds (pip install -r
+                                                         binder/requirements.txt run in DIR, as repo2docker does),
+                                                         then each copy the branch holds run in its place there,
+                                                         its kernel in that venv; ARG goes to pip as it is (e.g.
+                                                         --retries=0 where PyTorch's CPU index cannot be reached,
+                                                         --find-links=WHEELS), not into the branch's files
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -27,15 +37,18 @@ from tools.lesson import exercise_cells, has_solutions
 from tools.workshop.student import student_path, student_version
 
 
-def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: str | None = None) -> list[str]:
+def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: str | None = None,
+                          copy: dict[str, Any] | None = None) -> list[str]:
     """Run a lesson's student copy alone in `folder` with Run All's semantics (as a learner does, through the course's
     executor) and say what went wrong: a cell other than the check after a stubbed solution failed (Run All stops
     there), such a check passed, or the run did not reach the end. With `python` (the learner's interpreter), its
-    first output line must also name the taught release."""
+    first output line must also name the taught release. `copy`: the copy to run (default: made from the lesson now),
+    for example the one a student branch holds."""
     path = root / f"{entry}.ipynb"
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
-    executed, failed_cells, finished = engine.run_as_learner(student_version(notebook, entry, root), folder, python)
+    student = student_version(notebook, entry, root) if copy is None else copy
+    executed, failed_cells, finished = engine.run_as_learner(student, folder, python)
     failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]
@@ -66,6 +79,58 @@ def lessons_with_copies(root: Path = ROOT) -> list[str]:
             if has_solutions(read_notebook(path))]
 
 
+def branch_venv(branch: Path, pip_args: list[str]) -> Path:
+    """A venv at `branch`/.venv built from exactly what the student branch holds: `pip install -r
+    binder/requirements.txt` run in `branch` (its `-e .` is the branch itself), as repo2docker does. Its Python."""
+    requirements = branch / "binder" / "requirements.txt"
+    if not requirements.is_file():
+        raise CourseError(f"--branch {branch}: no binder/requirements.txt there (write the branch with "
+                          f"`python -m tools.workshop student {branch} --branch`)")
+    venv = branch / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    install = [str(python), "-m", "pip", "install", "--quiet", "-r", "binder/requirements.txt", *pip_args]
+    if subprocess.run(install, cwd=branch, check=False).returncode != 0:
+        raise CourseError(f"--branch {branch}: `{' '.join(install[1:])}` failed there (pip's output above)")
+    return python
+
+
+def branch_copy(branch: Path, entry: str) -> dict[str, Any]:
+    """The student copy of a lesson that the branch holds, or a CourseError naming the missing file."""
+    path = branch / student_path(entry)
+    if not path.is_file():
+        raise CourseError(f"--branch {branch}: no student copy {student_path(entry)} there")
+    return read_notebook(path)
+
+
+def check_branch(branch: Path, entries: list[str], pip_args: list[str]) -> list[str]:
+    """Build the branch's venv, then run each lesson's copy as the branch holds it, in its own folder there (where
+    Binder opens it, beside the branch's results/). The problems found."""
+    started = time.monotonic()
+    python = branch_venv(branch, pip_args)
+    print(f"venv from {branch}/binder/requirements.txt in {time.monotonic() - started:.0f} s", flush=True)
+    problems = []
+    for entry in entries:
+        started = time.monotonic()
+        folder = (branch / student_path(entry)).parent
+        found = student_copy_problems(entry, folder, python=str(python), copy=branch_copy(branch, entry))
+        print(f"{'ok  ' if not found else 'FAIL'} {entry} ({time.monotonic() - started:.0f} s)", flush=True)
+        problems += found
+    return problems
+
+
+def check_copies(entries: list[str], python: str | None) -> list[str]:
+    """Run each lesson's student copy, made from the lesson now, alone in an empty folder. The problems found."""
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="student-copies-") as scratch:
+        for entry in entries:
+            folder = Path(scratch) / student_path(entry).removesuffix(".ipynb")
+            found = student_copy_problems(entry, folder, python=python)
+            print(f"{'ok  ' if not found else 'FAIL'} {entry}", flush=True)
+            problems += found
+    return problems
+
+
 def checked_entry(given: str, root: Path = ROOT) -> str:
     """A lesson's entry from the command line (its .ipynb path works too), or a CourseError saying what is wrong."""
     entry = given.removesuffix(".ipynb")
@@ -84,18 +149,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("entries", nargs="*", metavar="ENTRY",
                         help="lessons whose student copies to run (default: every lesson with exercises)")
     parser.add_argument("--python", help="the interpreter the kernels run in (default: this one)")
+    parser.add_argument("--branch", type=Path, metavar="DIR",
+                        help="a student branch written by `python -m tools.workshop student DIR --branch`: build a "
+                             "venv from what it holds and run its copies there")
+    parser.add_argument("--pip-arg", action="append", default=[], metavar="ARG",
+                        help="with --branch: an argument for pip install (repeatable), e.g. --pip-arg=--retries=0")
     args = parser.parse_args(argv)
     try:
         if args.python is not None and not Path(args.python).is_file():
             raise CourseError(f"--python {args.python}: no such interpreter")
+        if args.pip_arg and args.branch is None:
+            raise CourseError("--pip-arg goes with --branch (the pip that builds the branch's venv)")
+        if args.branch is not None and args.python is not None:
+            raise CourseError("--branch builds its own interpreter: leave out --python")
         entries = [checked_entry(given) for given in args.entries] or lessons_with_copies()
-        problems = []
-        with tempfile.TemporaryDirectory(prefix="student-copies-") as scratch:
-            for entry in entries:
-                folder = Path(scratch) / student_path(entry).removesuffix(".ipynb")
-                found = student_copy_problems(entry, folder, python=args.python)
-                print(f"{'ok  ' if not found else 'FAIL'} {entry}", flush=True)
-                problems += found
+        if args.branch is not None:
+            problems = check_branch(args.branch, entries, args.pip_arg)
+        else:
+            problems = check_copies(entries, args.python)
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

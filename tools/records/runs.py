@@ -63,6 +63,12 @@ RUNS = runs_folder(ROOT)
 BUILD_RUNS = ROOT / "_build" / "runs"
 
 
+def build_run_folder(root: Path, release: str, attempt: int = 1) -> Path:
+    """Where a checkout's run `attempt` on a torch release writes its records (never committed): the first run on
+    the taught release is the one the book shows (`make book`, `make test`)."""
+    return root / BUILD_RUNS.relative_to(ROOT) / f"torch-{release}" / f"run-{attempt}"
+
+
 def source_hash(notebook: dict[str, Any]) -> str:
     """A hash of what the notebook says and runs: its cells' types and sources, not outputs."""
     cells = [[cell.get("cell_type"), cell_source(cell)] for cell in notebook["cells"]]

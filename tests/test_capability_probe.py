@@ -8,13 +8,16 @@ torch's answers replaced to simulate a NVIDIA GPU, a Mac, an Intel GPU, a CPU-on
 
 from __future__ import annotations
 
+import sys
 import types
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 import torch
 
+from tests.simulated import accelerator_allocates
 from tools.author.stamp import snippet_source
 from tools.course import ROOT, cell_source, read_notebook
 
@@ -59,6 +62,7 @@ def machine(monkeypatch: pytest.MonkeyPatch, device_type: str | None, stream: ob
         return stream
 
     monkeypatch.setattr(torch.accelerator, "current_stream", current_stream)
+    accelerator_allocates(monkeypatch)
     namespace: dict[str, Any] = {"__name__": "know_your_accelerator_under_test"}
     exec(snippet_source("setup"), namespace)
     exec(guard_source(), namespace)
@@ -105,3 +109,44 @@ def test_the_real_cpu_stream_matches_the_release() -> None:
     version = tuple(int(part) for part in torch.__version__.split("+")[0].split(".")[:2])
     expected = None if version < (2, 13) else False  # 2.12.0 raises; 2.13.0 and later answer False
     assert namespace["capture_state"](torch.Stream(device="cpu")) is expected
+
+
+# ---- the NVIDIA rows: what the lesson needs, read from the driver and cuda-bindings ----------------------------------
+
+def nvidia_rows(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, driver: str, tools_id: bool) -> dict[str, str]:
+    """The NVIDIA rows' statuses on a simulated NVIDIA GPU whose `nvidia-smi` reports CUDA `driver`, with a
+    cuda-bindings whose runtime has cudaGraphNodeGetToolsId or not (torch's requirement allows 13.0.3)."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    (tools / "nvidia-smi").write_text(f"#!/bin/sh\necho 'Driver Version: 999.0   CUDA Version: {driver}'\n")
+    (tools / "nvidia-smi").chmod(0o755)
+    monkeypatch.setenv("PATH", str(tools))
+    runtime = types.ModuleType("cuda.bindings.runtime")
+    if tools_id:
+        runtime.cudaGraphNodeGetToolsId = lambda node: (0, 1)  # type: ignore[attr-defined]
+    bindings = types.ModuleType("cuda.bindings")
+    bindings.runtime = runtime  # type: ignore[attr-defined]
+    for name, module in (("cuda", types.ModuleType("cuda")), ("cuda.bindings", bindings),
+                         ("cuda.bindings.runtime", runtime)):
+        monkeypatch.setitem(sys.modules, name, module)
+    monkeypatch.setattr(torch.version, "cuda", "13.0")
+    namespace: dict[str, Any] = {"torch": torch, "platform_name": "cuda"}
+    exec(snippet_source("probe_facts"), namespace)
+    namespace |= {"is_nvidia": True, "annotations_kwarg": True}
+    cells = [cell_source(c) for c in read_notebook(NOTEBOOK)["cells"] if c["cell_type"] == "code"]
+    exec(next(source for source in cells if "cond_ok = " in source), namespace)
+    return {feature: status for feature, status, _why in namespace["rows"]}
+
+
+@pytest.mark.parametrize(("driver", "expected"), [("12.2", "CPU path"), ("12.4", "has the API")])
+def test_cond_in_graphs_needs_a_12_4_driver(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, driver: str,
+                                          expected: str) -> None:
+    """Before: any NVIDIA GPU with the API said 'has the API', a 12.2 driver too."""
+    assert nvidia_rows(monkeypatch, tmp_path, driver, True)["torch.cond inside CUDA graphs"] == expected
+
+
+@pytest.mark.parametrize(("tools_id", "expected"), [(False, "not here"), (True, "has the API")])
+def test_graph_annotations_need_the_tools_id_call(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, tools_id: bool,
+                                                  expected: str) -> None:
+    """Before: a 13.1 driver was enough, though cuda-bindings without cudaGraphNodeGetToolsId records nothing."""
+    assert nvidia_rows(monkeypatch, tmp_path, "13.1", tools_id)["CUDA graph kernel annotations"] == expected

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 import torch
 
+from tests.simulated import accelerator_allocates
 from tools.author.stamp import snippet_source
 from tools.course import ROOT, cell_source, cell_tags, read_notebook
 from tools.lesson import STUB
@@ -61,6 +62,7 @@ def gate(monkeypatch: pytest.MonkeyPatch, device_type: str | None, *, cuda: str 
     present = torch.device(device_type) if device_type else None
     monkeypatch.setattr(torch.accelerator, "current_accelerator",
                         lambda check_available=False: present if check_available else torch.device("cuda"))
+    accelerator_allocates(monkeypatch)
     monkeypatch.setattr(torch.version, "cuda", cuda)
     monkeypatch.setattr(torch.version, "hip", hip)
     properties = types.SimpleNamespace(name="simulated GPU", total_memory=80 * 2**30)

@@ -59,8 +59,22 @@ class Runtime:
         script.chmod(0o755)
         return self
 
-    def nvidia(self, driver: str) -> Runtime:
-        return self.tool("nvidia-smi", driver)
+    def nvidia(self, driver: str, capability: str = "8.6") -> Runtime:
+        """nvidia-smi answering --query-gpu=driver_version,compute_cap; capability "": a driver too old to know
+        that field, which then fails that query and answers the driver's alone."""
+        script = self.bin / "nvidia-smi"
+        if capability:
+            script.write_text(f"#!/bin/sh\necho '{driver}, {capability}'\n")
+        else:
+            script.write_text(f'#!/bin/sh\ncase "$1" in *compute_cap*) exit 2;; esac\necho {driver}\n')
+        script.chmod(0o755)
+        return self
+
+    def system(self, name: str) -> Runtime:
+        import platform
+
+        self.monkeypatch.setattr(platform, "system", lambda: name)
+        return self
 
     def colab(self) -> Runtime:
         self.monkeypatch.setitem(sys.modules, "google.colab", types.ModuleType("google.colab"))
@@ -76,6 +90,14 @@ class Runtime:
     def run_cell(self) -> dict[str, Any]:
         namespace: dict[str, Any] = {"__name__": "install_cell_under_test"}
         exec(snippet_source("install"), namespace)
+        return namespace
+
+    def run_cell_definitions(self) -> dict[str, Any]:
+        """The cell's functions, without its last line (the call that installs or stops)."""
+        namespace: dict[str, Any] = {"__name__": "install_cell_under_test"}
+        source = snippet_source("install")
+        assert source.rstrip().endswith("\ninstall_taught_torch()"), "the cell ends with its one call"
+        exec(source.rstrip().removesuffix("install_taught_torch()"), namespace)
         return namespace
 
 
@@ -164,3 +186,68 @@ def test_a_mac_gets_pypis_wheel(runtime: Runtime, monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(platform, "system", lambda: "Darwin")
     assert stops_with(runtime.torch("2.11.0")).endswith(f"Run `pip install torch=={TAUGHT}`, then restart.")
+
+
+# ---- the plan on every machine: system x driver x compute capability, ROCm, XPU, Colab ---------------------------
+
+CU126, CU130 = f"torch=={TAUGHT} --index-url {INDEX}/cu126", f"torch=={TAUGHT} --index-url {INDEX}/cu130"
+PYPI = f"torch=={TAUGHT}"
+
+
+@pytest.mark.parametrize(("system", "driver", "capability", "pip_arguments"), [
+    ("Linux", "580.65.06", "9.0", PYPI),
+    ("Linux", "575.57.08", "9.0", CU126),
+    ("Linux", "590.44.01", "12.0", PYPI),
+    ("Linux", "580.65.06", "6.1", CU126),
+    ("Linux", "580.65.06", "7.0", CU126),
+    ("Linux", "550.54.15", "", CU126),
+    ("Linux", "590.44.01", "", PYPI),
+    ("Windows", "581.57", "8.9", CU130),
+    ("Windows", "581.57", "12.0", CU130),
+    ("Windows", "566.36", "8.6", CU126),
+    ("Windows", "581.57", "6.1", CU126),
+], ids=["linux H100 driver 580: PyPI's CUDA 13", "linux H100 driver 575: cu126", "linux RTX 5090 driver 590",
+        "linux Pascal driver 580: only cu126 has sm_61", "linux V100 driver 580: only cu126 has sm_70",
+        "linux old nvidia-smi without compute_cap, driver 550", "same, driver 590",
+        "windows RTX 4090 driver 581: cu130 index, not PyPI's CPU wheel", "windows RTX 5090 driver 581",
+        "windows RTX 3080 driver 566: cu126", "windows GTX 1080 driver 581: cu126"])
+def test_an_nvidia_machine_gets_the_build_with_kernels_for_its_gpu(
+        runtime: Runtime, system: str, driver: str, capability: str, pip_arguments: str) -> None:
+    runtime.torch("2.11.0+cpu").system(system).nvidia(driver, capability)
+    plan = runtime.run_cell_definitions()["machine_plan"]()
+    assert (plan.build, plan.pip_arguments, plan.driver_update) == ("cuda", pip_arguments, ""), plan
+
+
+@pytest.mark.parametrize(("system", "capability", "pip_arguments"), [
+    ("Linux", "12.0", PYPI), ("Linux", "10.0", PYPI), ("Windows", "12.0", CU130)],
+    ids=["linux RTX 5090", "linux B200", "windows RTX 5090"])
+def test_a_blackwell_gpu_below_driver_580_is_told_in_one_line_to_update_the_driver(
+        runtime: Runtime, system: str, capability: str, pip_arguments: str) -> None:
+    """CUDA 12.6, the only 2.12.0 build for drivers below 580, has no Blackwell kernels (RELEASE.md's matrix)."""
+    runtime.torch("2.11.0").system(system).nvidia("572.16", capability)
+    message = stops_with(runtime)
+    expected = (f"Update the NVIDIA driver (here 572.16) to 580 or newer: compute capability {capability} needs "
+                f"CUDA 13; then run `pip install {pip_arguments}`, then restart.")
+    assert message.endswith(expected) and "\n" not in message, message
+
+
+def test_colab_never_installs_a_build_without_kernels_for_its_gpu(runtime: Runtime) -> None:
+    runtime.colab().torch("2.9.0+cu126").nvidia("570.00", "12.0")
+    assert "Update the NVIDIA driver" in stops_with(runtime)
+
+
+@pytest.mark.parametrize(("system", "pip_arguments"), [
+    ("Windows", f"torch=={TAUGHT} --index-url {INDEX}/cpu"), ("Linux", f"torch=={TAUGHT} --index-url {INDEX}/cpu"),
+    ("Darwin", PYPI)])
+def test_without_an_nvidia_gpu_each_system_gets_its_cpu_wheel(runtime: Runtime, system: str,
+                                                               pip_arguments: str) -> None:
+    runtime.torch("2.11.0").system(system)
+    assert stops_with(runtime).endswith(f"Run `pip install {pip_arguments}`, then restart.")
+
+
+@pytest.mark.parametrize("system", ["Linux", "Windows"])
+@pytest.mark.parametrize(("tool", "index"), [("rocm-smi", "rocm7.2"), ("amd-smi", "rocm7.2"), ("xpu-smi", "xpu")])
+def test_rocm_and_xpu_keep_their_index_beside_an_nvidia_driver(runtime: Runtime, system: str, tool: str,
+                                                                index: str) -> None:
+    runtime.torch(None).system(system).tool(tool).nvidia("580.65.06", "9.0")
+    assert f"--index-url {INDEX}/{index}`" in stops_with(runtime)

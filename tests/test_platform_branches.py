@@ -322,7 +322,7 @@ def probe_rows(monkeypatch: pytest.MonkeyPatch, platform: str) -> dict[str, str]
         "torch": torch, "version": (2, 12), "device": torch.device(device_type), "platform_name": platform,
         "is_nvidia": platform == "cuda", "driver": (13, 2) if platform == "cuda" else (0,),
         "driver_text": "13.2", "build_cuda": (13, 2), "green_in_cpp": True, "annotations_kwarg": True,
-        "rocm_fma": False,
+        "rocm_fma": False, "cond_if": True, "tools_id": True,
     }
     exec(cell_with(KYA, "def status("), namespace)
     exec(cell_with(KYA, '"XPU: memory clock and bus width"'), namespace)
@@ -395,7 +395,6 @@ def preflight(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     module = types.ModuleType("preflight_under_test")
     monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look their module up
     namespace: dict[str, Any] = module.__dict__
-    exec("import platform", namespace)
     for cell in read_notebook(PREFLIGHT)["cells"]:
         source = cell_source(cell)
         if cell["cell_type"] != "code" or "stamp:setup" in cell.get("metadata", {}).get("tags", []):
@@ -433,3 +432,37 @@ def test_macos_free_memory_counts_free_inactive_and_speculative_pages(preflight:
     sample = ("Mach Virtual Memory Statistics: (page size of 16384 bytes)\nPages free: 1000.\n"
               "Pages active: 5.\nPages inactive: 3000.\nPages speculative: 96.\n")
     assert preflight["macos_free_bytes"](sample) == 4096 * 16384
+
+
+# ---- know-your-accelerator: the memory cell on a Mac, where 2.12.0's device-allocator calls stop ------------------
+
+NOT_A_DEVICE_ALLOCATOR = "Allocator for mps is not a DeviceAllocator."
+
+
+def test_the_memory_cell_asks_torch_mps_on_a_mac(monkeypatch: pytest.MonkeyPatch) -> None:
+    """2.12.0's MPS allocator is a c10::Allocator, so every torch.accelerator memory call stops (pytorch issue
+    186430). The cell runs here as on a Mac: those calls raise, torch.mps counts the bytes of each new tensor.
+    With torch.accelerator.memory_allocated() in the cell, as before, it raises."""
+    counted = {"bytes": 5 * 2**20}
+    real_empty = torch.empty
+
+    def stops(*_args: object) -> None:
+        raise RuntimeError(NOT_A_DEVICE_ALLOCATOR)
+
+    def empty_on_mps(*size: int, dtype: torch.dtype, device: torch.device) -> torch.Tensor:
+        assert device.type == "mps", device
+        block = real_empty(*size, dtype=dtype)
+        counted["bytes"] += block.nbytes
+        return block
+
+    for name in ("memory_allocated", "memory_reserved", "memory_stats", "empty_cache"):
+        monkeypatch.setattr(torch.accelerator, name, stops)
+    monkeypatch.setattr(torch, "empty", empty_on_mps)
+    monkeypatch.setattr(torch.mps, "current_allocated_memory", lambda: counted["bytes"])
+    emptied: list[bool] = []
+    monkeypatch.setattr(torch.mps, "empty_cache", lambda: emptied.append(True))
+    said: list[str] = []
+    namespace: dict[str, Any] = {"torch": torch, "device": torch.device("mps"), "on_accelerator": True,
+                                 "skip": said.append}
+    exec(cell_with(KYA, "def allocated("), namespace)
+    assert not said and emptied == [True], (said, emptied)

@@ -58,7 +58,6 @@ def stopped_preflight(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *, system
     module = types.ModuleType("preflight_under_test")
     monkeypatch.setitem(sys.modules, module.__name__, module)  # dataclasses look their module up
     namespace: dict[str, Any] = module.__dict__
-    exec("import platform", namespace)  # the setup cell's imports ran before it stopped
     if device is not None:  # the setup cell finished
         namespace["device"] = device
     for cell in read_notebook(PREFLIGHT)["cells"]:
@@ -89,30 +88,30 @@ def test_a_colab_gpu_runtime_keeps_its_gpu_and_is_sent_to_the_install_cell(monke
 def test_a_rocm_build_keeps_rocm(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     cell = stopped_preflight(monkeypatch, tmp_path, cuda=True, hip="7.1.25424", version="2.11.0+rocm7.1")
     assert cell["here"] == torch.device("cuda") and cell["check_device"]().status == "ok"
-    expected = f"pip install torch==2.12.0 --index-url {INDEX}rocm7.2, then restart the kernel"
+    expected = f"Run `pip install torch==2.12.0 --index-url {INDEX}rocm7.2`, then restart the kernel"
     assert cell["upgrade_command"]() == expected
 
 
 def test_an_xpu_build_keeps_xpu(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     cell = stopped_preflight(monkeypatch, tmp_path, xpu="20250101", xpu_seen=True, version="2.11.0+xpu")
     assert cell["here"] == torch.device("xpu") and cell["check_device"]().status == "ok"
-    assert f"--index-url {INDEX}xpu," in cell["upgrade_command"]()
+    assert f"--index-url {INDEX}xpu`," in cell["upgrade_command"]()
 
 
 def test_an_xpu_build_that_sees_no_gpu_still_keeps_xpu(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     cell = stopped_preflight(monkeypatch, tmp_path, xpu="20250101", xpu_seen=False, version="2.11.0+xpu")
     assert cell["here"] == torch.device("cpu")
-    assert f"--index-url {INDEX}xpu," in cell["upgrade_command"]()
+    assert f"--index-url {INDEX}xpu`," in cell["upgrade_command"]()
 
 
 def test_a_mac_sees_mps_and_keeps_pypis_wheel(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     cell = stopped_preflight(monkeypatch, tmp_path, system="Darwin", mps=True)
     assert cell["here"] == torch.device("mps") and cell["check_device"]().status == "ok"
-    assert cell["upgrade_command"]() == "pip install torch==2.12.0, then restart the kernel"
+    assert cell["upgrade_command"]() == "Run `pip install torch==2.12.0`, then restart the kernel"
 
 
-@pytest.mark.parametrize(("driver", "fix"), [("575.57.08", f"--index-url {INDEX}cu126,"),
-                                             ("580.65.06", "pip install torch==2.12.0, then")],
+@pytest.mark.parametrize(("driver", "fix"), [("575.57.08", f"--index-url {INDEX}cu126`,"),
+                                             ("580.65.06", "pip install torch==2.12.0`, then")],
                          ids=["driver older than CUDA 13 needs", "driver 580"])
 def test_an_nvidia_driver_that_torch_cannot_use_gets_the_wheel_for_the_driver(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, driver: str, fix: str) -> None:
@@ -127,7 +126,7 @@ def test_a_cpu_only_laptop_gets_the_cpu_wheel(monkeypatch: pytest.MonkeyPatch, t
     cell = stopped_preflight(monkeypatch, tmp_path)
     assert cell["here"] == torch.device("cpu")
     assert cell["check_device"]().status == "warn"
-    assert f"torch==2.12.0 --index-url {INDEX}cpu, then" in cell["upgrade_command"]()
+    assert f"torch==2.12.0 --index-url {INDEX}cpu`, then" in cell["upgrade_command"]()
 
 
 def test_a_colab_cpu_runtime_is_sent_to_the_install_cell(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -154,3 +153,33 @@ def test_a_missing_compiler_is_a_warning_not_a_failure(monkeypatch: pytest.Monke
     monkeypatch.setattr(torch, "compile", lambda *args, **kwargs: (_ for _ in ()).throw(RuntimeError("no g++")))
     row = cell["check_inductor"]()
     assert (row.status, row.required, row.see) == ("warn", False, "no-compiler"), row
+
+
+def test_a_cuda_build_on_a_machine_without_an_nvidia_gpu_is_a_warning_with_the_cpu_wheel(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The CUDA build runs on the CPU, with 2.7 GB of NVIDIA libraries it cannot use: amber, and the CPU wheel."""
+    cell = stopped_preflight(monkeypatch, tmp_path, version="2.12.0+cu130", device=torch.device("cpu"))
+    row = cell["check_device"]()
+    assert row.status == "warn" and "a CUDA build of torch (12.6), but no NVIDIA GPU" in row.found, row
+    assert f"--index-url {INDEX}cpu`" in row.fix, row.fix
+
+
+@pytest.mark.parametrize("cuda", [None, "12.6"], ids=["a CPU build", "on Colab"])
+def test_a_cpu_build_or_colab_gets_no_note_about_cuda_libraries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                                cuda: str | None) -> None:
+    cell = stopped_preflight(monkeypatch, tmp_path, version="2.12.0", colab=cuda is not None)
+    monkeypatch.setattr(torch.version, "cuda", cuda)
+    row = cell["check_device"]()
+    assert row.status == "warn" and row.found == "none: the CPU is used", row
+
+
+@pytest.mark.parametrize(("version", "status"), [("2.11.0", "FAIL"), ("2.12.0", "ok"), ("2.12.1", "ok"),
+                                                 ("2.13.0", "warn"), ("2.15.0+cu130", "warn")])
+def test_the_torch_row_is_amber_on_a_release_other_than_the_books(monkeypatch: pytest.MonkeyPatch,
+                                                                   tmp_path: Path, version: str,
+                                                                   status: str) -> None:
+    cell = stopped_preflight(monkeypatch, tmp_path, version=version)
+    row = cell["check_torch"](version)
+    assert row.status == status, row
+    if status == "warn":
+        assert "the lessons run; for the book's outputs: Run `pip install torch==2.12.0" in row.fix, row.fix

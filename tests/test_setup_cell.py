@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import torch
 
+from tests.simulated import accelerator_allocates
 from tools.author.stamp import snippet_source
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
@@ -23,11 +24,15 @@ def run_setup() -> dict[str, Any]:
     return namespace
 
 
-def fake_accelerator(monkeypatch: pytest.MonkeyPatch, present: torch.device | None, built: str = "cuda") -> None:
+def fake_accelerator(monkeypatch: pytest.MonkeyPatch, present: torch.device | None, built: str = "cuda",
+                     allocation_error: str | None = None) -> None:
+    """An accelerator `present` (None: none) in a build for `built`; its allocations (the setup cell's probe) give
+    a CPU tensor, or raise RuntimeError(allocation_error)."""
     def current_accelerator(check_available: bool = False) -> torch.device | None:
         return present if check_available else torch.device(built)
 
     monkeypatch.setattr(torch.accelerator, "current_accelerator", current_accelerator)
+    accelerator_allocates(monkeypatch, allocation_error)
 
 
 def test_old_torch_stops_and_points_at_the_install_cell(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,3 +91,18 @@ def test_generators_are_seeded() -> None:
 def test_median_seconds_measures_real_work() -> None:
     cell = run_setup()
     assert cell["median_seconds"](sum, range(1000), min_run_time=0.01) > 0
+
+
+def test_an_accelerator_that_cannot_allocate_counts_as_absent(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """GitHub's macOS arm64 runners (virtual machines) report MPS as available, then cannot allocate: the cell
+    says so in one line and uses the CPU."""
+    error = "MPS backend out of memory (MPS allocated: 0 bytes, max allowed: 0 bytes)"
+    fake_accelerator(monkeypatch, torch.device("mps"), built="mps", allocation_error=error)
+    cell = run_setup()
+    assert cell["device"] == torch.device("cpu") and cell["platform_name"] == "cpu"
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first == "mps is available but cannot allocate (MPS backend out of memory (MPS allocated: 0 bytes, " \
+                    "max allowed: 0 bytes)): using the CPU.", first
+    assert len(rest) == 1 and rest[0].startswith(f"torch {torch.__version__} | cpu: no accelerator"), rest

@@ -97,3 +97,64 @@ def test_finish_writes_the_results_and_exits_zero(helper: dict[str, Any]) -> Non
     assert job.returncode == 0, helper["job_failure"](job)
     assert [result["rank"] for result in helper["rank_results"]("ends")] == [0, 1]
 
+
+
+# ---- Windows: the paths the weekly Windows job takes, simulated here ---------------------------------------------
+
+def never_kill(pid: int, sig: int) -> None:
+    raise AssertionError(f"os.kill({pid}, {sig}) on Windows calls TerminateProcess: it ends the worker")
+
+
+def test_workers_on_windows_without_psutil_are_listed_not_killed(helper: dict[str, Any],
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before: os.kill(pid, 0), which on Windows terminates the process it asks about."""
+    import importlib.util
+    import os
+    import sys
+
+    monkeypatch.setattr(sys, "platform", "win32")
+    monkeypatch.setattr(os, "kill", never_kill)
+    real_find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "psutil" else real_find_spec(name, *a))
+    tasklist = {4242: '"python.exe","4242","Console","1","50,000 K"\n', 4343: "INFO: No tasks are running.\n"}
+
+    def run(query: list[str], **_: Any) -> subprocess.CompletedProcess:
+        assert query[:3] == ["tasklist", "/FI", f"PID eq {query[2].split()[-1]}"], query
+        return subprocess.CompletedProcess(query, 0, tasklist[int(query[2].split()[-1])], "")
+
+    monkeypatch.setattr(subprocess, "run", run)
+    helper["worker_pids"][:] = [4242, 4343]
+    assert helper["workers_still_running"]() == [4242]
+
+
+def test_workers_are_asked_through_psutil_where_it_is_installed(helper: dict[str, Any],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+
+    import psutil
+
+    monkeypatch.setattr(os, "kill", never_kill)
+    monkeypatch.setattr(psutil, "pid_exists", lambda pid: pid == 7)
+    helper["worker_pids"][:] = [7, 8]
+    assert helper["workers_still_running"]() == [7]
+
+
+def test_torchruns_log_folders_land_in_work_on_windows_too(helper: dict[str, Any],
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's tempfile reads TEMP and TMP on Windows, not TMPDIR: the job gets all three (before: TMPDIR only)."""
+    seen: dict[str, Any] = {}
+
+    class Job:
+        returncode = 0
+
+        def __init__(self, command: list[str], **options: Any) -> None:
+            seen.update(options["env"])
+
+        def communicate(self, timeout: float) -> tuple[str, None]:
+            return "", None
+
+    monkeypatch.setattr(subprocess, "Popen", Job)
+    helper["torchrun"]("job.py")
+    work = str(helper["work"])
+    assert (seen["TMPDIR"], seen["TEMP"], seen["TMP"]) == (work, work, work)

@@ -29,6 +29,12 @@ if tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 12):
 device = torch.accelerator.current_accelerator(check_available=True)
 if device is None or os.environ.get("COURSE_DEVICE") == "cpu":
     device = torch.device("cpu")
+try:  # an accelerator that reports itself available can still fail to allocate
+    torch.ones(1, device=device)  # (MPS in a macOS virtual machine, such as CI's)
+except RuntimeError as error:
+    reason = (str(error).strip().splitlines() or [type(error).__name__])[0][:100]
+    print(f"{device.type} is available but cannot allocate ({reason}): using the CPU.")
+    device = torch.device("cpu")
 platform_name = "rocm" if device.type == "cuda" and torch.version.hip else device.type
 on_accelerator = device.type != "cpu"
 

@@ -1,5 +1,6 @@
 # Launch helper of the distributed lessons: run a worker script under torchrun.
 # Source: tools/snippets/torchrun.py; `make stamp` copies it here.
+import importlib.util
 import json
 import os
 import subprocess
@@ -58,6 +59,9 @@ def finish(name, result):
 STDERR_PREFIX = "[rank{rank} stderr]:"
 
 
+TEMP_VARIABLES = ("TMPDIR", "TEMP", "TMP")
+
+
 def torchrun(
     script: str,
     *script_args: str,
@@ -78,11 +82,13 @@ def torchrun(
     command += [*options, script]
     marked = STDERR_PREFIX.format(rank="${rank}")
     settings = {"OMP_NUM_THREADS": "1", "TORCHELASTIC_LOG_LINE_PREFIX_TEMPLATE": marked}
+    # torchrun's log folders go into `work` too, and are removed with it: Python's
+    # tempfile reads TMPDIR, and on Windows TEMP and TMP.
+    temp = dict.fromkeys(TEMP_VARIABLES, str(work))
     job = subprocess.Popen(
         [*command, *script_args],
         cwd=work,
-        # TMPDIR: torchrun's log folders go into `work` too, and are removed with it.
-        env={**os.environ, **settings, "TMPDIR": str(work), **(env or {})},
+        env={**os.environ, **settings, **temp, **(env or {})},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
@@ -130,13 +136,26 @@ def job_failure(job: subprocess.CompletedProcess, lines_per_rank: int = 12) -> s
     return "\n".join([*report, "torchrun's summary:", *summary])
 
 
+def process_alive(pid: int) -> bool:
+    """Whether process `pid` exists: psutil where installed, else the system's own way.
+
+    Not os.kill(pid, 0) on Windows: there it calls TerminateProcess, ending the process.
+    """
+    if importlib.util.find_spec("psutil") is not None:
+        import psutil
+
+        return psutil.pid_exists(pid)
+    if sys.platform == "win32":
+        query = ["tasklist", "/FI", f"PID eq {pid}", "/FO", "CSV", "/NH"]
+        listed = subprocess.run(query, capture_output=True, text=True, check=False)
+        return f'"{pid}"' in listed.stdout
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
 def workers_still_running() -> list[int]:
     """The pids of the workers seen by `rank_results` that are still alive."""
-    running = []
-    for pid in worker_pids:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            continue
-        running.append(pid)
-    return running
+    return [pid for pid in worker_pids if process_alive(pid)]

@@ -260,3 +260,13 @@ def test_a_profiler_seq_that_is_not_the_recorders_is_reported() -> None:
     results = run_worker(Backend("nccl", seq_offset=1), NCCL_RECORDERS)
     with pytest.raises(AssertionError, match="not the recorder's collective_seq_id"):
         read_cells(results)
+
+
+def test_an_xccl_job_without_xccl_events_says_profiler_and_recorder_disagree() -> None:
+    """An XPU build whose profiler records no `xccl:*` event: the worker sends an empty list, which the cell
+    must report as a disagreement, not as pandas' KeyError on sorting a frame without columns."""
+    results = run_worker(Backend("xccl"), XCCL_RECORDERS)
+    for result in results:
+        result["profiled"] = []
+    with pytest.raises(AssertionError, match="profiler and recorder disagree"):
+        read_cells(results)

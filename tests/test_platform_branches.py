@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import importlib.util
 import sys
+import time
 import types
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,9 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 import pytest
+import threadpoolctl
 import torch
+import torch.utils.benchmark
 
 from tools.author.stamp import snippet_source
 from tools.course import ROOT, cell_source, read_notebook
@@ -299,6 +302,42 @@ def test_a_slow_outlier_is_reported_without_timing_it_again() -> None:
 
     report = cells["outlier_report"](live_run("cupy batched", 0.5), implementations, timer)
     assert len(report) == 1 and report[0].endswith("(not re-measured)"), report
+
+
+# ---- batched-eigh: the CPU benchmark times one thread per library, in CPU time, one library at a time -----------
+
+def test_the_cpu_timer_counts_cpu_time_not_the_wait() -> None:
+    """Wall time would count a busy machine's other work; a sleep stands for it (wall time: 20 ms)."""
+    timer = benchmark_namespace()["eigh_timer"](torch.device("cpu"))
+    assert timer(time.sleep, 0.02, min_run_time=0.05) < 0.002
+
+
+def test_each_library_runs_on_one_thread_while_it_is_timed() -> None:
+    cells = benchmark_namespace()
+    seen: list[tuple[int, set[int]]] = []
+
+    def count_threads() -> None:
+        pools = {pool["num_threads"] for pool in threadpoolctl.threadpool_info()}
+        seen.append((torch.get_num_threads(), pools))
+
+    threads = torch.get_num_threads()
+    cells["eigh_timer"](torch.device("cpu"))(count_threads, min_run_time=0.001)
+    assert seen and all(entry == (1, {1}) for entry in seen), f"torch and BLAS threads while timed: {seen[0]}"
+    assert torch.get_num_threads() == threads, "the thread count is put back"
+
+
+def test_each_implementation_is_timed_apart() -> None:
+    cells = benchmark_namespace()
+    names = {id(fn): impl for impl, (fn, _) in cells["eigh_implementations"](torch.device("cpu")).items()}
+    order: list[str] = []
+
+    def timer(fn: Callable[[Any], Any], stack: Any) -> float:
+        order.append(names[id(fn)])
+        return 1e-6
+
+    cells["benchmark_eigh"](torch.device("cpu"), timer, [2, 3], [1, 4])
+    runs = [impl for i, impl in enumerate(order) if i == 0 or order[i - 1] != impl]
+    assert runs == ["torch batched", "torch loop", "numpy batched"], f"timed in the order {order}"
 
 
 # ---- mps: which macOS gets the precompiled Metal-4 shaders ------------------------------------------------------

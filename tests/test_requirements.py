@@ -31,7 +31,7 @@ def test_binder_has_the_lessons_libraries_and_no_build_tools() -> None:
     """What a lesson imports (the floors of requirements.txt) and JupyterLab; none of the book's build tools."""
     binder = {_name(line): line for line in _requirements("binder/requirements.txt") if not line.startswith("--")}
     course = {_name(line): line for line in _requirements("requirements.txt")}
-    for library in ("numpy", "matplotlib", "pandas", "ipywidgets", "ipykernel"):
+    for library in ("numpy", "matplotlib", "pandas", "ipywidgets", "ipykernel", "threadpoolctl"):
         assert binder.get(library) == course[library], f"binder/requirements.txt: {library} differs"
     assert "jupyterlab" in binder
     build_tools = {"jupyter-book", "sphinx-exercise", "sphinx-togglebutton", "babel", "jieba", "psutil", "jsonschema"}

@@ -240,7 +240,9 @@ def test_every_setup_line_installs_the_taught_release() -> None:
                           if "stamp:setup" not in cell.get("metadata", {}).get("tags", []))
     texts = {page: (ROOT / page).read_text() for page in SETUP_PAGES} | {"the pre-flight": preflight}
     specs = {page: torch_install_specs(text) for page, text in texts.items()}
-    assert all(specs.values()), f"a page lost its install lines: {specs}"
+    # how-to-use's Colab section leaves the install to the notebook's first cell: it may have no line.
+    assert all(found for page, found in specs.items() if page != "chapters/how-to-use.md"), (
+        f"a page lost its install lines: {specs}")
     assert {page: [spec for spec in found if spec != f"=={minor}.*"] for page, found in specs.items()} == {
         page: [] for page in texts}
 

@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: no {device.type} device here; this machine offers {cells['device'].type}", file=sys.stderr)
         return 2
     sizes, batches = cells["eigh_benchmark_sizes"](device)
-    rows = cells["benchmark_eigh"](device, cells["median_seconds"], sizes, batches)
+    rows = cells["benchmark_eigh"](device, cells["eigh_timer"](device), sizes, batches)
     command = "python -m tools.records.record_eigh " + shlex.join(argv if argv is not None else sys.argv[1:])
     path = write_result(args.out, BENCHMARK, rows, provenance(device, command.strip()))
     print(f"wrote {path} ({len(rows)} measurements)")

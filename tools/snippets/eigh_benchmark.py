@@ -1,6 +1,10 @@
 # Benchmark cell. Source: tools/snippets/eigh_benchmark.py;
 # tools/records/record_eigh.py records the same code into results/.
+import contextlib
 import importlib.util
+import time
+
+import threadpoolctl
 
 
 def random_symmetric(
@@ -41,23 +45,50 @@ def eigh_implementations(device: torch.device) -> dict[str, tuple]:
     return found
 
 
+@contextlib.contextmanager
+def one_thread_each():
+    """Torch's thread pool and NumPy's BLAS at one thread each, put back afterwards.
+
+    Left alone, each starts a thread per core, and they fight over the cores.
+    """
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with threadpoolctl.threadpool_limits(limits=1):
+            yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def cpu_seconds(fn, *args, min_run_time: float = 0.1) -> float:
+    """Median CPU time of fn(*args), one thread each.
+
+    CPU time, not wall time: other work on a busy machine is not counted.
+    """
+    with one_thread_each():
+        timer = torch.utils.benchmark.Timer(
+            stmt="fn(*args)", globals={"fn": fn, "args": args}, timer=time.process_time
+        )
+        return timer.blocked_autorange(min_run_time=min_run_time).median
+
+
+def eigh_timer(device: torch.device):
+    """CPU time on a CPU; on an accelerator, median_seconds (wall time, synced)."""
+    return cpu_seconds if device.type == "cpu" else median_seconds
+
+
 def benchmark_eigh(
     device: torch.device, timer, sizes: list[int], batches: list[int]
 ) -> list[dict]:
-    """Median seconds of each implementation, per matrix size and batch."""
-    implementations = eigh_implementations(device)
+    """Median seconds of each implementation, per matrix size and batch.
+
+    Each implementation is timed over every size before the next one starts.
+    """
+    stacks = {(n, b): random_symmetric(b, n, device) for n in sizes for b in batches}
     rows = []
-    for n in sizes:
-        for batch in batches:
-            matrices = random_symmetric(batch, n, device)
-            for impl, (fn, convert) in implementations.items():
-                rows.append(
-                    {
-                        "impl": impl,
-                        "n": n,
-                        "batch": batch,
-                        "dtype": "float32",
-                        "seconds": timer(fn, convert(matrices)),
-                    }
-                )
+    for impl, (fn, convert) in eigh_implementations(device).items():
+        for (n, batch), matrices in stacks.items():
+            seconds = timer(fn, convert(matrices))
+            row = {"impl": impl, "n": n, "batch": batch, "dtype": "float32"}
+            rows.append(row | {"seconds": seconds})
     return rows

@@ -115,8 +115,9 @@ def run_check(check):
         return check()
     except Exception as error:  # any failure of a check is what its row must report
         found, fix = f"{type(error).__name__}: {error}", "show this row to a helper"
-        row = Check  # type: ignore[name-defined]  # a later cell defines the row's class
-        return row(check.__name__, "FAIL", found, fix, True, see="broken-check")
+        return Check(  # type: ignore[name-defined]  # a later cell defines the class
+            check.__name__, "FAIL", found, fix, True, see="broken-check"
+        )
 
 
 HELP = "https://every-accelerator.github.io/pytorch-2.12-course/chapters/troubleshooting.html"

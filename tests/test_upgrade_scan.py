@@ -159,6 +159,14 @@ def test_a_missing_path_is_bad_input_on_stderr(tmp_path: Path, capsys: pytest.Ca
     assert "nowhere" not in captured.out and "Traceback" not in captured.err
 
 
+def test_an_empty_path_is_an_error_not_the_current_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    """`torch-upgrade-scan ''` (an unset variable in a CI line) scanned the current folder and passed."""
+    assert cli.main([str(FIXTURES / "clean.py"), ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: an empty PATH names no file or folder (use . for the current folder)\n"
+
+
 def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> None:
     (tmp_path / "broken.py").write_text("import torch\ndef f(:\n    torch.jit.script\n")
     (tmp_path / "ok.py").write_text("import torch\ntorch.jit.script(torch.nn.Linear(2, 2))\n")

@@ -21,7 +21,7 @@ EPILOG = f"""\
 exit status:
   0  nothing found at or above the --fail-on severity (or --exit-zero)
   1  findings at or above the --fail-on severity (default: any finding)
-  2  a path is missing, or a file with torch content cannot be read, decoded or parsed
+  2  a path is missing or empty, or a file with torch content cannot be read, decoded or parsed
      (one line each on stderr; the scan goes on)
   3  an internal error of the scanner
 
@@ -202,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ignore = names(args.ignore, command, "--ignore")
     if args.fix and args.diff:
         command.error("--fix and --diff: choose one")
+    if "" in args.paths:
+        write("error: an empty PATH names no file or folder (use . for the current folder)", sys.stderr)
+        return 2
     paths = args.paths or ["."]
     try:
         found = args.config or settings.find_pyproject(Path(paths[0])) or settings.find_pyproject(Path.cwd())

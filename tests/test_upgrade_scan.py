@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from IPython.core.inputtransformer2 import TransformerManager
 
 from tools.course import ROOT, cell_source, read_notebook
 from torch_upgrade_scan import cli, filescan, fix, scan
@@ -104,7 +105,7 @@ def test_text_report_is_grouped_by_rule(capsys: pytest.CaptureFixture[str]) -> N
     assert cli.main([str(FIXTURES / "affected.ipynb")]) == 1
     out = capsys.readouterr().out
     assert out.count("[torchscript] warns: TorchScript is deprecated") == 1, "what changed is said once per rule"
-    assert "affected.ipynb:27:1: cell 3, line 1, column 12: torch.jit.script" in out, "cells count from 1"
+    assert "affected.ipynb:cell 3:1:12: torch.jit.script" in out, "cells count from 1"
     assert "fix (torch.jit.script, torch.jit.trace): " in out or "fix: " in out
     assert re.search(r"finding\(s\) in 1 file\(s\), 0 error\(s\), 0 note\(s\); [\d.]+ s, \d+ files/s", out)
 
@@ -578,10 +579,10 @@ def json_line_of(path: Path, text: str) -> int:
 def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     on_disk = json_line_of(notebook_file, "m = torch.jit.script(f)")
     cli.main([str(notebook_file)])
-    assert f"lesson.ipynb:{on_disk}:1: cell 2, line 2, column 5: torch.jit.script" in capsys.readouterr().out
+    assert "lesson.ipynb:cell 2:2:5: torch.jit.script\n" in capsys.readouterr().out
     cli.main([str(notebook_file), "--output-format", "concise"])
     concise = capsys.readouterr().out.splitlines()[0]
-    assert concise.startswith(f"{notebook_file}:{on_disk}:1: torchscript cell 2, line 2, column 5: torch.jit.script")
+    assert concise.startswith(f"{notebook_file}:cell 2:2:5: torchscript torch.jit.script: ")
     cli.main([str(notebook_file), "--format", "json"])
     finding = json.loads(capsys.readouterr().out)["findings"][0]
     assert (finding["cell"], finding["line"], finding["column"], finding["file_line"]) == (2, 2, 5, on_disk)
@@ -593,6 +594,32 @@ def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.C
     cli.main([str(notebook_file), "--format", "github"])
     annotation = capsys.readouterr().out.splitlines()[0]
     assert f",line={on_disk},title=" in annotation and "::cell 2, line 2, column 5: torch.jit.script" in annotation
+
+
+def ipython_runs(cell: str) -> bool:
+    """Whether IPython itself compiles the cell (its input transformers, then Python's compiler)."""
+    try:
+        compile(TransformerManager().transform_cell(cell), "<cell>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def test_a_notebook_is_read_as_ipython_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: a cell indented throughout (a `!python ...` command pasted from a script, four spaces in) runs
+    under IPython, which removes a cell's common indent; it made the scan exit 2, even with --exit-zero. The
+    finding's column counts the indent; a cell that IPython cannot run either is still an error."""
+    path = FIXTURES / "issue47" / "indented_cells.ipynb"
+    cells = [cell_source(c) for c in read_notebook(path)["cells"] if c["cell_type"] == "code"]
+    assert all(map(ipython_runs, cells)) and any(cell.startswith("    !python") for cell in cells)
+    assert cli.main([str(path), "--exit-zero"]) == 0
+    assert f"{path}:cell 4:6:16: torch.jit.script\n" in capsys.readouterr().out
+    broken = "    import torch\n  torch.jit.script(f)"
+    assert not ipython_runs(broken)
+    write(tmp_path / "broken.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": broken}]}))
+    assert cli.main([str(tmp_path / "broken.ipynb"), "--exit-zero"]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'broken.ipynb'}: cannot parse (cell 1, line 1: " \
+                                      "unexpected indent)\n"
 
 
 def test_a_notebook_on_one_line_points_at_line_1(tmp_path: Path) -> None:

@@ -42,7 +42,7 @@ class FileScan:
         self.facts = {"spawns": False, "launcher": False}
         self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
-        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
+        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block, a cell)
         self.lenient = False  # Markdown: code that does not parse is a note
 
     def empty(self) -> bool:

@@ -267,6 +267,35 @@ def test_shell_variables_span_arrays_and_continued_strings() -> None:
     assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
 
 
+def test_every_spelling_of_master_port_29500_before_torchrun_is_one_finding(tmp_path: Path) -> None:
+    """Issue 47: `MASTER_PORT=29500 torchrun ...` was advisory and `export MASTER_PORT=29500` then `torchrun` was
+    breaks. A notebook's `%env` and a subprocess command spell it too; a file that also names 29500 elsewhere
+    (a client's port) keeps the breaking finding."""
+    notebook = write(tmp_path / "launch.ipynb", json.dumps({"cells": [
+        {"cell_type": "code", "source": "%env MASTER_PORT=29500\n!torchrun --nproc-per-node=2 pretrain_gpt.py"}]}))
+    command = write(tmp_path / "launcher.py", 'import subprocess\nsubprocess.run(["env", "MASTER_PORT=29500", '
+                                              '"torchrun", "--nproc-per-node=2", "pretrain_gpt.py"])\n')
+    spellings = [FIXTURES / "issue47" / "launch_prefixed.sh", FIXTURES / "issue47" / "launch_exported.sh",
+                 notebook, command]
+    found = [scan.scan_paths([path]).findings for path in spellings]
+    assert [len(findings) for findings in found] == [1, 1, 1, 1]
+    assert {(f.rule, f.detail, severity_of(f)) for [f] in found} == {
+        ("port-29500", "MASTER_PORT=29500 for a torchrun without --master-port, which ignores it", "advisory")}
+    client = write(tmp_path / "serve.sh", "export MASTER_PORT=29500\npython client.py --port 29500 &\n"
+                                          "torchrun --nproc-per-node=2 pretrain_gpt.py\n")
+    assert [severity_of(f) for f in scan.scan_paths([client]).findings] == ["breaks"]
+
+
+def test_only_evidence_of_a_launch_makes_29500_a_torchrun_port() -> None:
+    """Issue 47: a "LOCAL_RANK" string anywhere was taken to mean "runs under torchrun": a constants module and a
+    unit test's monkeypatch.setenv fired. A read of LOCAL_RANK from the environment, or torchrun's entry point
+    (torch.distributed.run), is evidence."""
+    folder = FIXTURES / "issue47"
+    found = {Path(f.path).name for f in scan.scan_paths([folder], select=["port-29500"]).findings}
+    assert "dist_constants.py" not in found and "test_first_rank.py" not in found
+    assert {"elastic_entry.py", "rank_from_getenv.py"} <= found
+
+
 def test_torchrun_alone_is_not_a_finding() -> None:
     """Only a file that also names 29500 relies on the old default port."""
     without = scan.scan_notebook_json(json.dumps({"cells": [

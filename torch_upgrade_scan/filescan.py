@@ -12,11 +12,13 @@ from torch_upgrade_scan.rules import python_findings
 from torch_upgrade_scan.rules.cuda import CU128, OLD_CUDA, SOURCE_BUILD
 from torch_upgrade_scan.rules.inductor import KNOB_ENV, KNOB_SETTING
 from torch_upgrade_scan.rules.shell import (
+    MASTER_PORT_FINDING,
     PORT,
     launched_scripts,
     launches_torchrun,
     logical_lines,
     other_launcher,
+    sets_master_port,
     shell_rules,
     shell_variables,
     shell_words,
@@ -216,34 +218,44 @@ class FileScan:
             for unit, unit_lines in by_unit.items()
             for line, _, text in logical_lines(unit_lines)
         ]
-        # Evidence that something else uses 29500: a Python literal or another
-        # shell line of this file (of this code block, in Markdown).
+        # Evidence that something else uses 29500: a Python literal or another shell line of this file (of this
+        # code block, in Markdown); where that is only MASTER_PORT=29500 settings, the finding is theirs.
         names_port = {unit: bool(self.pending) for unit in by_unit}
+        only_settings = {unit: not self.pending for unit in by_unit}
+        prefixed = set()  # (unit, line) of `MASTER_PORT=29500 torchrun ...`
         variables = shell_variables([text for _, _, text in commands])
         for unit, line, text in commands:
-            for rule, detail, fix, severity in shell_rules(text):
-                self.add(unit, line, 1, rule, detail, fix, severity)
+            for finding in shell_rules(text):
+                if finding == MASTER_PORT_FINDING:
+                    prefixed.add((unit, line))
+                else:
+                    self.add(unit, line, 1, *finding)
             match = CU128.search(text)
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
             self.launched |= launched_scripts(text, variables)
-            launcher = launches_torchrun(shell_words(text)) or other_launcher(text)
-            if PORT in text and not launcher:
+            words = shell_words(text)  # a comment names no port
+            launcher = launches_torchrun(words) or other_launcher(text)
+            if any(PORT in word for word in words) and not launcher:
                 names_port[unit] = True
-        if any(names_port.values()):
-            for unit, line, text in commands:
-                if self.lenient and not names_port[unit]:
-                    continue
-                if torchrun_without_port(text, variables):
-                    self.add(
-                        unit,
-                        line,
-                        1,
-                        "port-29500",
-                        "torchrun without --master-port, and 29500 named here",
-                        "pass --master-port=29500, or read the port from "
-                        "MASTER_PORT where this file uses 29500",
-                    )
+                only_settings[unit] = only_settings[unit] and sets_master_port(text)
+        for unit, line, text in commands:
+            evidence = [unit] if self.lenient else list(names_port)
+            named = any(names_port[u] for u in evidence)
+            if not (named or (unit, line) in prefixed) or not torchrun_without_port(text, variables):
+                continue
+            if not named or all(only_settings[u] for u in evidence):
+                self.add(unit, line, 1, *MASTER_PORT_FINDING)
+            else:
+                self.add(
+                    unit,
+                    line,
+                    1,
+                    "port-29500",
+                    "torchrun without --master-port, and 29500 named here",
+                    "pass --master-port=29500, or read the port from "
+                    "MASTER_PORT where this file uses 29500",
+                )
 
     def text_lines(self, lines: list) -> None:
         """Rules for any line of text: cu128 wheels, CUDA for source builds."""

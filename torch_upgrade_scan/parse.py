@@ -91,7 +91,7 @@ class Module:
         self.withs: list = []  # (unit, With node, scope)
         self.branches: list = []  # (unit, If node): tests that pick a launcher
         self.loops: list = []  # (unit, For or While node, scope)
-        self.written_keys: set = set()  # ids of constants used as keys that are written
+        self.subscripts: list = []  # Subscript nodes read (os.environ["LOCAL_RANK"])
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = set()  # ids of constants that are whole statements
         # local names an import binds to a dotted name
@@ -128,12 +128,8 @@ class Module:
                 continue
             if kind is ast.Call:
                 self.calls.append((unit, node, scope))
-            elif kind is ast.Subscript and not isinstance(node.ctx, ast.Load):
-                self.written_keys.add(id(node.slice))
-            elif kind is ast.Dict:
-                self.written_keys.update(
-                    id(key) for key in node.keys if key is not None
-                )
+            elif kind is ast.Subscript and type(node.ctx) is ast.Load:
+                self.subscripts.append(node)
             elif kind in (ast.With, ast.AsyncWith):
                 self.withs.append((unit, node, scope))
             elif kind is ast.If:

@@ -73,18 +73,25 @@ def shell_rules(line: str):
                 "remove it: nothing reads it",
                 WARNS,
             )
-        elif (
-            name == "MASTER_PORT"
-            and value == PORT
-            and launches_torchrun(words)
-            and not PORT_OPTION.search(line)  # it passes the port: fixed
-        ):
-            yield (
-                "port-29500",
-                "MASTER_PORT=29500 before torchrun",
-                "torchrun ignores MASTER_PORT: pass --master-port=29500",
-                ADVISORY,
-            )
+        elif name == "MASTER_PORT" and value == PORT and torchrun_without_port(line):
+            yield MASTER_PORT_FINDING
+
+
+# `MASTER_PORT=29500` for a torchrun that passes no port, on its line or earlier in its file (`export`, `%env`):
+# one finding, advisory however it is spelt. torchrun ignores MASTER_PORT and gives its workers the port it
+# picks in their MASTER_PORT (torch/distributed/run.py and the c10d rendezvous of 2.12.0): code that reads the
+# variable follows it; only something outside the job that expects 29500 does not.
+MASTER_PORT_FINDING = (
+    "port-29500",
+    "MASTER_PORT=29500 for a torchrun without --master-port, which ignores it",
+    "pass --master-port=29500 to torchrun if something outside the job expects 29500; else remove the setting",
+    ADVISORY,
+)
+
+
+def sets_master_port(line: str) -> bool:
+    """Whether a line only sets MASTER_PORT to 29500 (`MASTER_PORT=29500`, `export MASTER_PORT=29500`)."""
+    return [w for w in shell_words(line) if w != "export"] == [f"MASTER_PORT={PORT}"]
 
 
 def launcher_at(words: list[str]) -> int | None:

@@ -899,6 +899,20 @@ def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.C
     assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0
 
 
+def test_a_dist_nn_collective_breaks_only_under_fullgraph(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: one compile with fullgraph=True in a file made every dist.nn call in it "breaks"; run on 2.12.0,
+    only the collective reached from that compile raises (through a helper it calls), the others warn. The text
+    report, JSON and SARIF levels follow."""
+    path = FIXTURES / "issue47" / "dist_nn_contexts.py"
+    found = {f.line: severity_of(f) for f in scan.scan_paths([path]).findings}
+    assert found == {10: "breaks", 19: "warns", 25: "warns"}
+    cli.main([str(path), "--format", "sarif"])
+    levels = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: r["level"]
+              for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]}
+    assert levels == {10: "error", 19: "warning", 25: "warning"}
+    assert cli.main([str(path), "--fail-on", "breaks", "--select", "warns"]) == 0
+
+
 def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """fixable/ holds only findings that --fix rewrites, of every fixable rule and every line kind --explain names
     (issue 34: two port findings on one line got two insertions; YAML `- run:` and Dockerfile `CMD` lines were

@@ -94,6 +94,7 @@ class Module:
         self.subscripts: list = []  # Subscript nodes read (os.environ["LOCAL_RANK"])
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = set()  # ids of constants that are whole statements
+        self.functions: set = set()  # the names of the functions defined (methods included)
         # local names an import binds to a dotted name
         self.imported: set = set() if imported is None else imported
 
@@ -167,6 +168,7 @@ class Module:
                         stack.append((base, scope, None, False))
                     body_scope = Scope("class", scope, node.name)
                 else:
+                    self.functions.add(node.name)
                     args = node.args
                     every = args.posonlyargs + args.args + args.kwonlyargs
                     every += [a for a in (args.vararg, args.kwarg) if a is not None]

@@ -21,6 +21,6 @@ def python_findings(module: Module, path: str, emit: Emit, pending: list, compil
     profiler.find(found)
     inductor.find(found)
     compiles = compiler.find(found)
-    distributed.find(found, bool(compiles) or compiled_elsewhere)
+    distributed.find(found, compiles, compiled_elsewhere)
     helpers = distributed.multi_device_helpers(module)
     return {**facts, "compiles": bool(compiles), "helpers": helpers, "via_helpers": found.via_helpers}

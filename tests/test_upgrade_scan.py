@@ -922,8 +922,9 @@ def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys
     assert {f.rule for f in before} == set(fix.FIXABLE)
     assert {kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
     assert cli.main([str(copy), "--fix"]) == 0
-    assert f"fixed {len(before)} finding(s) in 4 file(s)" in capsys.readouterr().err
+    assert f"fixed {len(before)} finding(s) in 5 file(s); 0 need a hand fix" in capsys.readouterr().err
     assert cli.main([str(copy)]) == 0, capsys.readouterr().out
+    assert "env:" not in (copy / "job_env.yml").read_text(), "a job's env mapping of the knob alone goes with it"
     assert (copy / "launch.sh").read_text().count("--master-port=29500") == 2, "one insertion per line"
 
 
@@ -941,6 +942,28 @@ def test_after_fix_the_rescan_finds_what_fix_left(tmp_path: Path, capsys: pytest
     assert len(left) < len(before)
     assert found([]) == left
     assert cli.main([str(copy), "--diff"]) == 0, "nothing left that --fix could rewrite"
+
+
+def test_fix_and_diff_say_what_needs_a_hand_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: port-29500 is a --fix rule, but a torchrun line in a README is prose that --fix does not rewrite;
+    --diff found nothing, exited 0 and said nothing, and --fix's report did not say the finding was left."""
+    copy = shutil.copytree(FIXTURES / "issue47" / "hand_fix", tmp_path / "hand_fix")
+    assert cli.main([str(copy), "--diff"]) == 0, "no rewrite"
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["0 finding(s) in 0 file(s) can be fixed with --fix",
+                   f"{copy / 'README.md'}:7:1: port-29500 MASTER_PORT=29500 for a torchrun without --master-port, "
+                   "which ignores it: needs a hand fix: documentation is not rewritten: edit its text"]
+    assert cli.main([str(copy), "--fix", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    [finding] = json.loads(captured.out)["findings"]
+    assert finding["hand_fix"] == "documentation is not rewritten: edit its text"
+    assert "fixed 0 finding(s) in 0 file(s); 1 need a hand fix" in captured.err
+    cli.main([str(copy), "--fix"])
+    assert "ignores it (advisory) (needs a hand fix: documentation is not rewritten: edit its text)\n" in \
+        capsys.readouterr().out
+    cli.main([str(copy), "--fix", "--format", "concise"])
+    assert capsys.readouterr().out.splitlines()[0].endswith(
+        "[advisory] (needs a hand fix: documentation is not rewritten: edit its text)")
 
 
 def test_dist_nn_fixes_carry_the_split_sizes_and_the_reduction() -> None:

@@ -225,14 +225,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.diff or args.fix:
             changes = fix.plan(report.findings)
             fixed = [f for _, _, done in changes.values() for f in done]
+            report.findings = fix.unfixed(report.findings, fixed)
+            by_hand = [f for f in report.findings if f.hand_fix]
             if args.diff:
                 if changes:
                     write(fix.unified_diff(changes).rstrip("\n"), sys.stdout)
                 write(f"{len(fixed)} finding(s) in {len(changes)} file(s) can be fixed with --fix", sys.stderr)
+                for f in by_hand:
+                    write(f"{f.where()}: {f.rule} {f.detail}: needs a hand fix: {f.hand_fix}", sys.stderr)
                 return 1 if changes else 0
             report.errors += fix.apply(changes)
-            report.findings = [f for f in report.findings if f not in fixed]
-            write(f"fixed {len(fixed)} finding(s) in {len(changes)} file(s)", sys.stderr)
+            write(f"fixed {len(fixed)} finding(s) in {len(changes)} file(s); {len(by_hand)} need a hand fix",
+                  sys.stderr)
     except Exception as error:  # a scanner bug outside any one file
         write(f"internal error: {type(error).__name__}: {error}", sys.stderr)
         return 3

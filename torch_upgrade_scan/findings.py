@@ -32,6 +32,7 @@ class Finding:
     fix: str = ""
     severity: str = ""
     file_line: int | None = None
+    hand_fix: str = ""  # with --fix or --diff: why a finding of a rule that --fix rewrites is left to a person
 
     @property
     def changed(self) -> str:

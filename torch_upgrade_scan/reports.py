@@ -23,7 +23,7 @@ def format_report(report: Report) -> str:
         lines.append(f"[{rule.id}] {rule.severity}: {rule.changed}.")
         for f in found:
             tag = "" if severity_of(f) == rule.severity else f" ({severity_of(f)})"
-            lines.append(f"  {f.where()}: {f.detail}{tag}")
+            lines.append(f"  {f.where()}: {f.detail}{tag}{needs_hand_fix(f)}")
         fixes: dict = {}
         for f in found:
             fixes.setdefault(f.fix or rule.fix, []).append(f.detail)
@@ -62,7 +62,7 @@ def format_concise(report: Report) -> str:
     `path:line:col: rule message [severity]`; then the notes and the summary."""
     lines = [
         f"{f.where()}: {f.rule} {f.detail}: {f.fix or RULES[f.rule].fix}"
-        f" [{severity_of(f)}]"
+        f" [{severity_of(f)}]{needs_hand_fix(f)}"
         for f in report.findings
     ]
     return "\n".join(lines + tail(report))
@@ -81,6 +81,11 @@ def report_json(report: Report) -> dict:
         "files": report.files,
         "seconds": round(report.seconds, 3),
     }
+
+
+def needs_hand_fix(f: Finding) -> str:
+    """" (needs a hand fix: why)" for a finding that --fix left, "" elsewhere."""
+    return f" (needs a hand fix: {f.hand_fix})" if f.hand_fix else ""
 
 
 def in_cell(f: Finding) -> str:

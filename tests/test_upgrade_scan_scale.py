@@ -65,8 +65,13 @@ def test_pieces_find_what_the_whole_module_finds(piece_chars: int, monkeypatch: 
     monkeypatch.setattr(filescan, "PIECE_CHARS", piece_chars)
     cut = scan.scan_paths(files)
     assert len(whole.findings) > 100
-    missed = set(findings_of(whole)) - set(findings_of(cut))
-    assert set(findings_of(cut)) <= set(findings_of(whole))
+    # In pieces, a collective breaks wherever the module compiles with fullgraph=True (the compile may be in a
+    # later piece than the function it names): only the fixture whose collectives differ by context differs.
+    by_context = [f for f in findings_of(cut) if f[0].endswith("dist_nn_contexts.py")]
+    assert all(f in findings_of(whole) or (f[4], f[5]) == ("dist-nn-functional", "") for f in by_context)
+    missed = set(findings_of(whole)) - set(findings_of(cut)) - {f for f in findings_of(whole) if f[0].endswith(
+        "dist_nn_contexts.py")}
+    assert set(findings_of(cut)) - set(by_context) <= set(findings_of(whole))
     assert {rule for _, _, _, _, rule, *_ in missed} <= PAIRING_RULES
     assert len(missed) <= {1: 6, 300: 3, 3000: 0}[piece_chars]
     assert cut.errors == whole.errors

@@ -334,6 +334,14 @@ def test_the_pre_commit_hook_runs_this_command() -> None:
     assert scripts == {"torch-upgrade-scan": "torch_upgrade_scan.cli:main"}
 
 
+def test_an_indented_markdown_block_is_dedented_before_it_is_parsed() -> None:
+    """Issue 47: a fence holding an excerpt of a method body, four spaces in, did not parse, and the statement by
+    statement fallback splits only at column 0: its two all_gather calls were missed (a note instead)."""
+    report = scan.scan_paths([FIXTURES / "issue47" / "sequence_parallel.md"])
+    assert [(f.line, f.column) for f in report.findings] == [(10, 23), (18, 23), (20, 28)]
+    assert report.notes == []
+
+
 def test_the_whole_repository_scans_cleanly_and_fast() -> None:
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "torch_upgrade_scan", ".", "--format", "json"], cwd=ROOT,

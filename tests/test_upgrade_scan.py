@@ -342,6 +342,17 @@ def test_an_indented_markdown_block_is_dedented_before_it_is_parsed() -> None:
     assert report.notes == []
 
 
+def test_reexports_of_torch_are_followed_across_the_scanned_files() -> None:
+    """Issue 47: a package's own distributed module does `from torch.distributed import *`, and its pipeline calls
+    `dist.irecv` in a loop through it; a package's __init__.py and a module's __all__ pass torch's ops on too.
+    The package's own isend (a wrapper it defines) is not torch's. Scanned alone, a user file has no such
+    evidence."""
+    package = FIXTURES / "issue47" / "reexport" / "meshpipe"
+    found = {(f.path.rpartition("/")[2], f.line) for f in scan.scan_paths([package]).findings}
+    assert found == {("p2p.py", 14), ("stages.py", 9), ("stages.py", 10)}
+    assert scan.scan_paths([package / "p2p.py"]).findings == []
+
+
 def test_the_whole_repository_scans_cleanly_and_fast() -> None:
     start = time.perf_counter()
     result = subprocess.run([sys.executable, "-m", "torch_upgrade_scan", ".", "--format", "json"], cwd=ROOT,

@@ -30,8 +30,10 @@ class FileScan:
     """Everything found in one file. Units are the file's Python parts (a
     module, a notebook's cells, a Markdown file's code blocks) and shell parts."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, reexports: dict | None = None) -> None:
         self.path = path
+        self.reexports = reexports  # the project's modules that re-export torch's names (see context.reexported)
+        self.exports: tuple | None = None  # what this module re-exports (see rules.exports_of)
         self.findings: list = []
         self.errors: list = []
         self.notes: list = []
@@ -49,7 +51,8 @@ class FileScan:
 
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
-        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched)
+        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched,
+                self.exports)
         return not any(kept)
 
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
@@ -160,7 +163,12 @@ class FileScan:
             self.add(unit, node.lineno, column, rule, detail, fix, severity)
 
         pending: list = []
-        facts = python_findings(module, self.path, emit, pending, compiled_elsewhere)
+        facts = python_findings(module, self.path, emit, pending, compiled_elsewhere, self.reexports)
+        if facts["exports"] and self.exports:  # a module in pieces: the root's bindings so far, each piece's imports
+            star, own, names = facts["exports"]
+            self.exports = (star, own, {**self.exports[2], **names})
+        else:
+            self.exports = facts["exports"] or self.exports
         for key in ("spawns", "launcher"):
             self.facts[key] = self.facts[key] or facts[key]
         self.helpers.update(facts["helpers"])

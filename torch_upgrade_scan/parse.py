@@ -18,6 +18,7 @@ class Scope:
         # return a string: name -> [text]. Kept as text, so that a module parsed in pieces shares them.
         self.strings: dict = {}
         self.helpers: dict = {}
+        self.stars: list = []  # the modules of `from X import *` at module level
 
     def bind(self, name: str, position: tuple, target: str | None) -> None:
         self.bindings.setdefault(name, []).append((position, target))
@@ -152,6 +153,8 @@ class Module:
                         target = f"{node.module}.{alias.name}"
                     else:
                         local, target = alias.asname or alias.name, None
+                        if alias.name == "*" and node.level == 0 and node.module and scope is self.root:
+                            self.root.stars.append(node.module)
                     scope.bind(local, position, target)
                     if target:
                         self.imported.add(local)

@@ -3,6 +3,7 @@ before the file is decoded or parsed (most files hold none)."""
 
 import dataclasses
 import re
+from pathlib import Path
 
 from torch_upgrade_scan.rules.shell import PORT
 from torch_upgrade_scan.rules.torchscript import JIT_APIS
@@ -103,6 +104,25 @@ WHOLE_FILE_NEEDS = tuple(
     dict.fromkeys([need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES] + [BACKEND_HELPER])
 )
 LOCAL_NEEDS = tuple(need for rule, need in PYTHON_NEEDS.items() if rule in LOCAL_RULES and rule != "dist-nn-functional")
+STAR_IMPORT = re.compile(rb"from\s+torch[\w.]*\s+import\s+\*")
+TORCH_IMPORT = re.compile(rb"from\s+torch[\w.]*\s+import\b")
+
+
+def torch_own(path: Path) -> bool:
+    """Whether a file is one of torch's own modules (under a `torch` folder), whose re-exports are not followed:
+    its names resolve to torch's already."""
+    return "torch" in path.parts
+
+
+def may_reexport(path: Path, data: bytes) -> bool:
+    """Whether a Python file may re-export torch's names (`from torch.distributed import *`, or imports from torch
+    in a package's `__init__.py` or a module with `__all__`), so that its imports are read (scan.py follows the
+    files that import it). torch's own modules are left out (see torch_own)."""
+    if torch_own(path):
+        return False
+    if b"import *" in data and STAR_IMPORT.search(data):
+        return True
+    return (path.name == "__init__.py" or b"__all__" in data) and TORCH_IMPORT.search(data) is not None
 
 
 def python_reading(data: bytes) -> str | None:

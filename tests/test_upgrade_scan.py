@@ -263,7 +263,7 @@ def test_shell_variables_span_arrays_and_continued_strings() -> None:
              'export QUOTED="--nproc_per_node 1   --nnodes 1"', "echo $ARGS"]
     variables = shell_variables(lines)
     assert variables["MASTER_PORT"] == ["${MASTER_PORT:-29500}"]
-    assert shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
+    assert shell_words(variables["ARGS"][0]) == ("--nnodes", "1", "--master_port", "$MASTER_PORT")
     assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
 
 

@@ -4,6 +4,7 @@ top-level statements (torch_upgrade_scan/pieces.py), which find what one parse o
 from __future__ import annotations
 
 import ast
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from tools.course import ROOT
 from torch_upgrade_scan import filescan, pieces, scan
+from torch_upgrade_scan.rules import shell
 
 pytestmark = pytest.mark.integration  # subprocesses over generated megabytes
 
@@ -161,3 +163,20 @@ def test_backend_strings_hold_across_pieces(monkeypatch: pytest.MonkeyPatch) -> 
     )
     found = [(f.line, f.rule) for f in scan.scan_source(source).findings]
     assert found == [(4, "torchcomms-one-device"), (5, "torchcomms-one-device")]
+
+
+def test_each_shell_line_is_split_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47: every check of a shell line split it again (Megatron-LM's 130 shell-like files: 24,244
+    shlex.split calls, over half of the scan's time). A script of 300 launch lines, each different, as its
+    experiments are written: at most one split per line (and per variable value that a torchrun line expands)."""
+    lines = ["#!/bin/bash", 'GPT_ARGS="--num-layers 24 --hidden-size 1024"', "export MASTER_PORT=29500"]
+    lines += [f"torchrun --nproc-per-node=8 pretrain_gpt.py $GPT_ARGS --seed {seed} --lr 1e-{seed % 5 + 3}"
+              for seed in range(300)]
+    script = tmp_path / "sweep.sh"
+    script.write_text("\n".join(lines) + "\n")
+    splits = []
+    split = shlex.split
+    monkeypatch.setattr(shlex, "split", lambda text, **options: splits.append(text) or split(text, **options))
+    getattr(shell.shell_words, "cache_clear", lambda: None)()  # a split kept from another test is no split here
+    assert len(scan.scan_paths([script]).findings) == 300
+    assert len(splits) <= len(lines) + 1, f"{len(splits)} splits of {len(lines)} lines"

@@ -122,7 +122,8 @@ def may_reexport(path: Path, data: bytes) -> bool:
         return False
     if b"import *" in data and STAR_IMPORT.search(data):
         return True
-    return (path.name == "__init__.py" or b"__all__" in data) and TORCH_IMPORT.search(data) is not None
+    listed = path.name == "__init__.py" or b"__all__" in data
+    return listed and b"from torch" in data and TORCH_IMPORT.search(data) is not None
 
 
 def python_reading(data: bytes) -> str | None:

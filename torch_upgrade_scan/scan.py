@@ -209,15 +209,30 @@ def module_names(path: str) -> list[str]:
     return [".".join(tail) for tail in tails if tail and tail[0] != "torch" and all(p.isidentifier() for p in tail)]
 
 
+def imports_of(modules: list[str]) -> list[re.Pattern[bytes]]:
+    """Patterns for an import of one of these modules: `import a.b`; `from a.b import`, `from a import (x, b`.
+    Each starts with a literal word, which the regex engine seeks fast."""
+    names = "|".join(map(re.escape, modules))
+    parts = [module.rpartition(".") for module in modules]
+    members = "|".join(
+        rf"{re.escape(package)}[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\b{re.escape(leaf)}\b"
+        for package, _, leaf in parts
+        if package
+    )
+    members = f"|{members}" if members else ""
+    sources = [rf"import[ \t]+(?:{names})\b", rf"from[ \t]+(?:(?:{names})[ \t]+import\b{members})"]
+    return [re.compile(source.encode()) for source in sources]
+
+
 def through_reexports(scans: list, python: list, max_bytes: int) -> list:
     """Where a scanned module re-exports torch's names (`from torch.distributed import *` in
     `pkg/distributed.py`, or a package's `__init__.py` that imports them), the Python files that may import it
-    (they name its last part) scanned again, their names resolved through it."""
+    (`import pkg.distributed`, `from pkg.distributed import`, `from pkg import distributed`) scanned again, their
+    names resolved through it."""
     exports = {name: scan.exports for scan in scans if scan.exports for name in module_names(scan.path)}
     if not exports:
         return scans
-    leaves = {name.rpartition(".")[2] for name in exports}
-    mention = re.compile(rb"\b(?:" + b"|".join(re.escape(leaf.encode()) for leaf in sorted(leaves)) + rb")\b")
+    mentions = imports_of(sorted(exports))
     by_path = {scan.path: scan for scan in scans}
     for path in python:
         try:
@@ -225,7 +240,7 @@ def through_reexports(scans: list, python: list, max_bytes: int) -> list:
                 data = stream.read(max_bytes + 1)
         except OSError:
             continue  # its scan has said why
-        if b"import" in data and mention.search(data):
+        if any(mention.search(data) for mention in mentions):
             again = scan_file(path, max_bytes, exports)
             by_path[path] = again
     return [scan for scan in by_path.values() if not scan.empty()]

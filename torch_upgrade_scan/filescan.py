@@ -242,6 +242,8 @@ class FileScan:
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
             self.launched |= launched_scripts(text, variables)
+            if PORT not in text:
+                continue
             words = shell_words(text)  # a comment names no port
             launcher = launches_torchrun(words) or other_launcher(text)
             if any(PORT in word for word in words) and not launcher:

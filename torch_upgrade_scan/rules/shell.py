@@ -63,6 +63,11 @@ def command_name(word: str) -> str:
     return word.rstrip("/").rpartition("/")[2]
 
 
+# What every launcher word holds (torchrun, torch.distributed.run, torch.distributed.launch): a line without it
+# is no torchrun line, whatever its words.
+LAUNCHER_WORD = "torch"
+
+
 def launches_torchrun(words: Sequence[str]) -> bool:
     return any(
         command_name(w) == "torchrun"
@@ -73,8 +78,9 @@ def launches_torchrun(words: Sequence[str]) -> bool:
 
 def shell_rules(line: str):
     """(rule, detail, fix, severity) that one shell line triggers by itself."""
-    words = shell_words(line)
-    for word in words:
+    if KNOB_ENV not in line and "MASTER_PORT" not in line:
+        return  # no word of it can name either: no split
+    for word in shell_words(line):
         name, _, value = word.partition("=")
         if name == KNOB_ENV:
             yield (
@@ -133,6 +139,8 @@ def torchrun_options(line: str, variables: dict) -> dict | None:
     expanded and PET_<OPTION> settings (which torchrun reads; it never reads
     MASTER_PORT) as options; None when it is no torchrun line or expands a
     variable the file does not set (which could hold any option)."""
+    if LAUNCHER_WORD not in line:
+        return None  # no launcher word: no split
     words = shell_words(line)
     start = launcher_at(words)
     if start is None:

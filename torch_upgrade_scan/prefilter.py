@@ -118,12 +118,11 @@ def may_reexport(path: Path, data: bytes) -> bool:
     """Whether a Python file may re-export torch's names (`from torch.distributed import *`, or imports from torch
     in a package's `__init__.py` or a module with `__all__`), so that its imports are read (scan.py follows the
     files that import it). torch's own modules are left out (see torch_own)."""
-    if torch_own(path):
+    if b"from torch" not in data:
         return False
-    if b"import *" in data and STAR_IMPORT.search(data):
-        return True
+    star = b"import *" in data and STAR_IMPORT.search(data) is not None
     listed = path.name == "__init__.py" or b"__all__" in data
-    return listed and b"from torch" in data and TORCH_IMPORT.search(data) is not None
+    return (star or (listed and TORCH_IMPORT.search(data) is not None)) and not torch_own(path)
 
 
 def python_reading(data: bytes) -> str | None:

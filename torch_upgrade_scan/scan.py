@@ -246,6 +246,14 @@ def through_reexports(scans: list, python: list, max_bytes: int) -> list:
     return [scan for scan in by_path.values() if not scan.empty()]
 
 
+def noting_python(files: Iterator[str], python: list) -> Iterator[str]:
+    """The files as they are listed, the Python ones also added to `python`."""
+    for path in files:
+        if path.endswith(".py"):
+            python.append(path)
+        yield path
+
+
 def scan_paths(
     paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
 ) -> Report:
@@ -253,9 +261,7 @@ def scan_paths(
     start = time.perf_counter()
     listing = Report()
     python: list = []  # the Python files listed, which may import a module that re-exports torch's names
-    files = (python.append(path) or path if path.endswith(".py") else path
-             for path in files_under(paths, listing, exclude))
-    count, scans = scan_batches(files, jobs, max_bytes)
+    count, scans = scan_batches(noting_python(files_under(paths, listing, exclude), python), jobs, max_bytes)
     report = collect(through_reexports(scans, python, max_bytes))
     report.files = count
     report.errors = listing.errors + report.errors

@@ -174,9 +174,14 @@ def test_each_shell_line_is_split_once(tmp_path: Path, monkeypatch: pytest.Monke
               for seed in range(300)]
     script = tmp_path / "sweep.sh"
     script.write_text("\n".join(lines) + "\n")
-    splits = []
+    splits: list[str] = []
     split = shlex.split
-    monkeypatch.setattr(shlex, "split", lambda text, **options: splits.append(text) or split(text, **options))
+
+    def counted(text: str, **options: bool) -> list[str]:
+        splits.append(text)
+        return split(text, **options)
+
+    monkeypatch.setattr(shlex, "split", counted)
     getattr(shell.shell_words, "cache_clear", lambda: None)()  # a split kept from another test is no split here
     assert len(scan.scan_paths([script]).findings) == 300
     assert len(splits) <= len(lines) + 1, f"{len(splits)} splits of {len(lines)} lines"

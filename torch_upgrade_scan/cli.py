@@ -49,7 +49,8 @@ Files without torch content are skipped before decoding or parsing, whatever the
 
 fix mode: --diff prints the rewrites as a unified diff (exit 1 when there is one), --fix
 writes them. Rules fixed: {", ".join(fix.FIXABLE)};
-`--explain RULE` says what each does. Notebooks, Markdown and reStructuredText files are never rewritten.
+`--explain RULE` says what each does. Notebooks, Markdown and reStructuredText files are never rewritten:
+a finding of these rules that --fix leaves needs a hand fix (--diff lists them on stderr, with why).
 """
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from IPython.core.inputtransformer2 import TransformerManager
 
 from tools.course import ROOT, cell_source, read_notebook
 from torch_upgrade_scan import cli, filescan, fix, scan
@@ -104,7 +105,7 @@ def test_text_report_is_grouped_by_rule(capsys: pytest.CaptureFixture[str]) -> N
     assert cli.main([str(FIXTURES / "affected.ipynb")]) == 1
     out = capsys.readouterr().out
     assert out.count("[torchscript] warns: TorchScript is deprecated") == 1, "what changed is said once per rule"
-    assert "affected.ipynb:27:1: cell 3, line 1, column 12: torch.jit.script" in out, "cells count from 1"
+    assert "affected.ipynb:cell 3:1:12: torch.jit.script" in out, "cells count from 1"
     assert "fix (torch.jit.script, torch.jit.trace): " in out or "fix: " in out
     assert re.search(r"finding\(s\) in 1 file\(s\), 0 error\(s\), 0 note\(s\); [\d.]+ s, \d+ files/s", out)
 
@@ -157,6 +158,14 @@ def test_a_missing_path_is_bad_input_on_stderr(tmp_path: Path, capsys: pytest.Ca
     captured = capsys.readouterr()
     assert "nowhere.py: no such file or folder" in captured.err
     assert "nowhere" not in captured.out and "Traceback" not in captured.err
+
+
+def test_an_empty_path_is_an_error_not_the_current_folder(capsys: pytest.CaptureFixture[str]) -> None:
+    """`torch-upgrade-scan ''` (an unset variable in a CI line) scanned the current folder and passed."""
+    assert cli.main([str(FIXTURES / "clean.py"), ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "error: an empty PATH names no file or folder (use . for the current folder)\n"
 
 
 def test_a_parse_failure_is_reported_and_the_scan_goes_on(tmp_path: Path) -> None:
@@ -254,8 +263,37 @@ def test_shell_variables_span_arrays_and_continued_strings() -> None:
              'export QUOTED="--nproc_per_node 1   --nnodes 1"', "echo $ARGS"]
     variables = shell_variables(lines)
     assert variables["MASTER_PORT"] == ["${MASTER_PORT:-29500}"]
-    assert shell_words(variables["ARGS"][0]) == ["--nnodes", "1", "--master_port", "$MASTER_PORT"]
+    assert shell_words(variables["ARGS"][0]) == ("--nnodes", "1", "--master_port", "$MASTER_PORT")
     assert variables["QUOTED"] == ["--nproc_per_node 1   --nnodes 1"]
+
+
+def test_every_spelling_of_master_port_29500_before_torchrun_is_one_finding(tmp_path: Path) -> None:
+    """Issue 47: `MASTER_PORT=29500 torchrun ...` was advisory and `export MASTER_PORT=29500` then `torchrun` was
+    breaks. A notebook's `%env` and a subprocess command spell it too; a file that also names 29500 elsewhere
+    (a client's port) keeps the breaking finding."""
+    notebook = write(tmp_path / "launch.ipynb", json.dumps({"cells": [
+        {"cell_type": "code", "source": "%env MASTER_PORT=29500\n!torchrun --nproc-per-node=2 pretrain_gpt.py"}]}))
+    command = write(tmp_path / "launcher.py", 'import subprocess\nsubprocess.run(["env", "MASTER_PORT=29500", '
+                                              '"torchrun", "--nproc-per-node=2", "pretrain_gpt.py"])\n')
+    spellings = [FIXTURES / "issue47" / "launch_prefixed.sh", FIXTURES / "issue47" / "launch_exported.sh",
+                 notebook, command]
+    found = [scan.scan_paths([path]).findings for path in spellings]
+    assert [len(findings) for findings in found] == [1, 1, 1, 1]
+    assert {(f.rule, f.detail, severity_of(f)) for [f] in found} == {
+        ("port-29500", "MASTER_PORT=29500 for a torchrun without --master-port, which ignores it", "advisory")}
+    client = write(tmp_path / "serve.sh", "export MASTER_PORT=29500\npython client.py --port 29500 &\n"
+                                          "torchrun --nproc-per-node=2 pretrain_gpt.py\n")
+    assert [severity_of(f) for f in scan.scan_paths([client]).findings] == ["breaks"]
+
+
+def test_only_evidence_of_a_launch_makes_29500_a_torchrun_port() -> None:
+    """Issue 47: a "LOCAL_RANK" string anywhere was taken to mean "runs under torchrun": a constants module and a
+    unit test's monkeypatch.setenv fired. A read of LOCAL_RANK from the environment, or torchrun's entry point
+    (torch.distributed.run), is evidence."""
+    folder = FIXTURES / "issue47"
+    found = {Path(f.path).name for f in scan.scan_paths([folder], select=["port-29500"]).findings}
+    assert "dist_constants.py" not in found and "test_first_rank.py" not in found
+    assert {"elastic_entry.py", "rank_from_getenv.py"} <= found
 
 
 def test_torchrun_alone_is_not_a_finding() -> None:
@@ -294,6 +332,25 @@ def test_the_pre_commit_hook_runs_this_command() -> None:
     assert "id: torch-upgrade-scan" in hooks and "entry: torch-upgrade-scan " in hooks
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
     assert scripts == {"torch-upgrade-scan": "torch_upgrade_scan.cli:main"}
+
+
+def test_an_indented_markdown_block_is_dedented_before_it_is_parsed() -> None:
+    """Issue 47: a fence holding an excerpt of a method body, four spaces in, did not parse, and the statement by
+    statement fallback splits only at column 0: its two all_gather calls were missed (a note instead)."""
+    report = scan.scan_paths([FIXTURES / "issue47" / "sequence_parallel.md"])
+    assert [(f.line, f.column) for f in report.findings] == [(10, 23), (18, 23), (20, 28)]
+    assert report.notes == []
+
+
+def test_reexports_of_torch_are_followed_across_the_scanned_files() -> None:
+    """Issue 47: a package's own distributed module does `from torch.distributed import *`, and its pipeline calls
+    `dist.irecv` in a loop through it; a package's __init__.py and a module's __all__ pass torch's ops on too.
+    The package's own isend (a wrapper it defines) is not torch's. Scanned alone, a user file has no such
+    evidence."""
+    package = FIXTURES / "issue47" / "reexport" / "meshpipe"
+    found = {(f.path.rpartition("/")[2], f.line) for f in scan.scan_paths([package]).findings}
+    assert found == {("p2p.py", 14), ("stages.py", 9), ("stages.py", 10), ("collectives.py", 9)}
+    assert scan.scan_paths([package / "p2p.py"]).findings == []
 
 
 def test_the_whole_repository_scans_cleanly_and_fast() -> None:
@@ -570,10 +627,10 @@ def json_line_of(path: Path, text: str) -> int:
 def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
     on_disk = json_line_of(notebook_file, "m = torch.jit.script(f)")
     cli.main([str(notebook_file)])
-    assert f"lesson.ipynb:{on_disk}:1: cell 2, line 2, column 5: torch.jit.script" in capsys.readouterr().out
+    assert "lesson.ipynb:cell 2:2:5: torch.jit.script\n" in capsys.readouterr().out
     cli.main([str(notebook_file), "--output-format", "concise"])
     concise = capsys.readouterr().out.splitlines()[0]
-    assert concise.startswith(f"{notebook_file}:{on_disk}:1: torchscript cell 2, line 2, column 5: torch.jit.script")
+    assert concise.startswith(f"{notebook_file}:cell 2:2:5: torchscript torch.jit.script: ")
     cli.main([str(notebook_file), "--format", "json"])
     finding = json.loads(capsys.readouterr().out)["findings"][0]
     assert (finding["cell"], finding["line"], finding["column"], finding["file_line"]) == (2, 2, 5, on_disk)
@@ -585,6 +642,32 @@ def test_notebook_findings_in_every_format(notebook_file: Path, capsys: pytest.C
     cli.main([str(notebook_file), "--format", "github"])
     annotation = capsys.readouterr().out.splitlines()[0]
     assert f",line={on_disk},title=" in annotation and "::cell 2, line 2, column 5: torch.jit.script" in annotation
+
+
+def ipython_runs(cell: str) -> bool:
+    """Whether IPython itself compiles the cell (its input transformers, then Python's compiler)."""
+    try:
+        compile(TransformerManager().transform_cell(cell), "<cell>", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def test_a_notebook_is_read_as_ipython_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: a cell indented throughout (a `!python ...` command pasted from a script, four spaces in) runs
+    under IPython, which removes a cell's common indent; it made the scan exit 2, even with --exit-zero. The
+    finding's column counts the indent; a cell that IPython cannot run either is still an error."""
+    path = FIXTURES / "issue47" / "indented_cells.ipynb"
+    cells = [cell_source(c) for c in read_notebook(path)["cells"] if c["cell_type"] == "code"]
+    assert all(map(ipython_runs, cells)) and any(cell.startswith("    !python") for cell in cells)
+    assert cli.main([str(path), "--exit-zero"]) == 0
+    assert f"{path}:cell 4:6:16: torch.jit.script\n" in capsys.readouterr().out
+    broken = "    import torch\n  torch.jit.script(f)"
+    assert not ipython_runs(broken)
+    write(tmp_path / "broken.ipynb", json.dumps({"cells": [{"cell_type": "code", "source": broken}]}))
+    assert cli.main([str(tmp_path / "broken.ipynb"), "--exit-zero"]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'broken.ipynb'}: cannot parse (cell 1, line 1: " \
+                                      "unexpected indent)\n"
 
 
 def test_a_notebook_on_one_line_points_at_line_1(tmp_path: Path) -> None:
@@ -835,6 +918,20 @@ def test_eager_dist_nn_collectives_warn_and_compiled_ones_break(capsys: pytest.C
     assert cli.main([str(FIXTURES / "issue24" / "dist_nn_uncompiled.py"), "--fail-on", "breaks"]) == 0
 
 
+def test_a_dist_nn_collective_breaks_only_under_fullgraph(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: one compile with fullgraph=True in a file made every dist.nn call in it "breaks"; run on 2.12.0,
+    only the collective reached from that compile raises (through a helper it calls), the others warn. The text
+    report, JSON and SARIF levels follow."""
+    path = FIXTURES / "issue47" / "dist_nn_contexts.py"
+    found = {f.line: severity_of(f) for f in scan.scan_paths([path]).findings}
+    assert found == {10: "breaks", 19: "warns", 25: "warns"}
+    cli.main([str(path), "--format", "sarif"])
+    levels = {r["locations"][0]["physicalLocation"]["region"]["startLine"]: r["level"]
+              for r in json.loads(capsys.readouterr().out)["runs"][0]["results"]}
+    assert levels == {10: "error", 19: "warning", 25: "warning"}
+    assert cli.main([str(path), "--fail-on", "breaks", "--select", "warns"]) == 0
+
+
 def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """fixable/ holds only findings that --fix rewrites, of every fixable rule and every line kind --explain names
     (issue 34: two port findings on one line got two insertions; YAML `- run:` and Dockerfile `CMD` lines were
@@ -844,8 +941,9 @@ def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys
     assert {f.rule for f in before} == set(fix.FIXABLE)
     assert {kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
     assert cli.main([str(copy), "--fix"]) == 0
-    assert f"fixed {len(before)} finding(s) in 4 file(s)" in capsys.readouterr().err
+    assert f"fixed {len(before)} finding(s) in 5 file(s); 0 need a hand fix" in capsys.readouterr().err
     assert cli.main([str(copy)]) == 0, capsys.readouterr().out
+    assert "env:" not in (copy / "job_env.yml").read_text(), "a job's env mapping of the knob alone goes with it"
     assert (copy / "launch.sh").read_text().count("--master-port=29500") == 2, "one insertion per line"
 
 
@@ -863,6 +961,28 @@ def test_after_fix_the_rescan_finds_what_fix_left(tmp_path: Path, capsys: pytest
     assert len(left) < len(before)
     assert found([]) == left
     assert cli.main([str(copy), "--diff"]) == 0, "nothing left that --fix could rewrite"
+
+
+def test_fix_and_diff_say_what_needs_a_hand_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 47: port-29500 is a --fix rule, but a torchrun line in a README is prose that --fix does not rewrite;
+    --diff found nothing, exited 0 and said nothing, and --fix's report did not say the finding was left."""
+    copy = shutil.copytree(FIXTURES / "issue47" / "hand_fix", tmp_path / "hand_fix")
+    assert cli.main([str(copy), "--diff"]) == 0, "no rewrite"
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["0 finding(s) in 0 file(s) can be fixed with --fix",
+                   f"{copy / 'README.md'}:7:1: port-29500 MASTER_PORT=29500 for a torchrun without --master-port, "
+                   "which ignores it: needs a hand fix: documentation is not rewritten: edit its text"]
+    assert cli.main([str(copy), "--fix", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    [finding] = json.loads(captured.out)["findings"]
+    assert finding["hand_fix"] == "documentation is not rewritten: edit its text"
+    assert "fixed 0 finding(s) in 0 file(s); 1 need a hand fix" in captured.err
+    cli.main([str(copy), "--fix"])
+    assert "ignores it (advisory) (needs a hand fix: documentation is not rewritten: edit its text)\n" in \
+        capsys.readouterr().out
+    cli.main([str(copy), "--fix", "--format", "concise"])
+    assert capsys.readouterr().out.splitlines()[0].endswith(
+        "[advisory] (needs a hand fix: documentation is not rewritten: edit its text)")
 
 
 def test_dist_nn_fixes_carry_the_split_sizes_and_the_reduction() -> None:

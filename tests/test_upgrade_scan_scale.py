@@ -4,6 +4,7 @@ top-level statements (torch_upgrade_scan/pieces.py), which find what one parse o
 from __future__ import annotations
 
 import ast
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from tools.course import ROOT
 from torch_upgrade_scan import filescan, pieces, scan
+from torch_upgrade_scan.rules import shell
 
 pytestmark = pytest.mark.integration  # subprocesses over generated megabytes
 
@@ -65,8 +67,13 @@ def test_pieces_find_what_the_whole_module_finds(piece_chars: int, monkeypatch: 
     monkeypatch.setattr(filescan, "PIECE_CHARS", piece_chars)
     cut = scan.scan_paths(files)
     assert len(whole.findings) > 100
-    missed = set(findings_of(whole)) - set(findings_of(cut))
-    assert set(findings_of(cut)) <= set(findings_of(whole))
+    # In pieces, a collective breaks wherever the module compiles with fullgraph=True (the compile may be in a
+    # later piece than the function it names): only the fixture whose collectives differ by context differs.
+    by_context = [f for f in findings_of(cut) if f[0].endswith("dist_nn_contexts.py")]
+    assert all(f in findings_of(whole) or (f[4], f[5]) == ("dist-nn-functional", "") for f in by_context)
+    missed = set(findings_of(whole)) - set(findings_of(cut)) - {f for f in findings_of(whole) if f[0].endswith(
+        "dist_nn_contexts.py")}
+    assert set(findings_of(cut)) - set(by_context) <= set(findings_of(whole))
     assert {rule for _, _, _, _, rule, *_ in missed} <= PAIRING_RULES
     assert len(missed) <= {1: 6, 300: 3, 3000: 0}[piece_chars]
     assert cut.errors == whole.errors
@@ -156,3 +163,25 @@ def test_backend_strings_hold_across_pieces(monkeypatch: pytest.MonkeyPatch) -> 
     )
     found = [(f.line, f.rule) for f in scan.scan_source(source).findings]
     assert found == [(4, "torchcomms-one-device"), (5, "torchcomms-one-device")]
+
+
+def test_each_shell_line_is_split_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47: every check of a shell line split it again (Megatron-LM's 130 shell-like files: 24,244
+    shlex.split calls, over half of the scan's time). A script of 300 launch lines, each different, as its
+    experiments are written: at most one split per line (and per variable value that a torchrun line expands)."""
+    lines = ["#!/bin/bash", 'GPT_ARGS="--num-layers 24 --hidden-size 1024"', "export MASTER_PORT=29500"]
+    lines += [f"torchrun --nproc-per-node=8 pretrain_gpt.py $GPT_ARGS --seed {seed} --lr 1e-{seed % 5 + 3}"
+              for seed in range(300)]
+    script = tmp_path / "sweep.sh"
+    script.write_text("\n".join(lines) + "\n")
+    splits: list[str] = []
+    split = shlex.split
+
+    def counted(text: str, **options: bool) -> list[str]:
+        splits.append(text)
+        return split(text, **options)
+
+    monkeypatch.setattr(shlex, "split", counted)
+    getattr(shell.shell_words, "cache_clear", lambda: None)()  # a split kept from another test is no split here
+    assert len(scan.scan_paths([script]).findings) == 300
+    assert len(splits) <= len(lines) + 1, f"{len(splits)} splits of {len(lines)} lines"

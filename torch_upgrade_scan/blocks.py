@@ -1,6 +1,7 @@
 """The code blocks of documentation files: Markdown (and Quarto) fences, and reStructuredText's code directives
 and `::` literal blocks. Each block is (offset, indent, language, lines): its line i (from 1) is line offset + i of the
-file, and its column c is column indent + c (an rST block is dedented); the language is lower case, "" where none
+file, and its column c is column indent + c (a block is dedented: a Markdown fence that holds an excerpt of a
+function body, four spaces in, parses); the language is lower case, "" where none
 is named and "literal" for an rST literal block."""
 
 import re
@@ -22,7 +23,8 @@ def markdown_blocks(lines: list[str]) -> list[Block]:
         if fence is None and opened:
             fence, language, block, start = opened.group(1), opened.group(2).lower(), [], number
         elif fence is not None and line.strip().startswith(fence):
-            blocks.append((start, 0, language, block))
+            depth, body = dedented(block)
+            blocks.append((start, depth, language, body))
             fence = None
         elif fence is not None:
             block.append(line)
@@ -33,6 +35,12 @@ def indent_of(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
+def dedented(lines: list[str]) -> tuple[int, list[str]]:
+    """(the indent removed, the lines) of a block without its common leading indent."""
+    depth = min((indent_of(line) for line in lines if line.strip()), default=0)
+    return depth, [line[depth:] for line in lines]
+
+
 def indented_block(lines: list[str], first: int, outer: int) -> tuple[int, int, list[str]]:
     """The lines from index `first` indented deeper than `outer` (blank lines inside kept), dedented; returns
     (index after the block, the indent removed, its lines) without trailing blank lines."""
@@ -41,9 +49,8 @@ def indented_block(lines: list[str], first: int, outer: int) -> tuple[int, int, 
         end += 1
     while end > first and not lines[end - 1].strip():
         end -= 1
-    body = lines[first:end]
-    depth = min((indent_of(line) for line in body if line.strip()), default=0)
-    return end, depth, [line[depth:] for line in body]
+    depth, body = dedented(lines[first:end])
+    return end, depth, body
 
 
 def rst_blocks(lines: list[str]) -> list[Block]:

@@ -21,7 +21,7 @@ EPILOG = f"""\
 exit status:
   0  nothing found at or above the --fail-on severity (or --exit-zero)
   1  findings at or above the --fail-on severity (default: any finding)
-  2  a path is missing, or a file with torch content cannot be read, decoded or parsed
+  2  a path is missing or empty, or a file with torch content cannot be read, decoded or parsed
      (one line each on stderr; the scan goes on)
   3  an internal error of the scanner
 
@@ -49,7 +49,8 @@ Files without torch content are skipped before decoding or parsing, whatever the
 
 fix mode: --diff prints the rewrites as a unified diff (exit 1 when there is one), --fix
 writes them. Rules fixed: {", ".join(fix.FIXABLE)};
-`--explain RULE` says what each does. Notebooks, Markdown and reStructuredText files are never rewritten.
+`--explain RULE` says what each does. Notebooks, Markdown and reStructuredText files are never rewritten:
+a finding of these rules that --fix leaves needs a hand fix (--diff lists them on stderr, with why).
 """
 
 
@@ -202,6 +203,9 @@ def main(argv: list[str] | None = None) -> int:
     ignore = names(args.ignore, command, "--ignore")
     if args.fix and args.diff:
         command.error("--fix and --diff: choose one")
+    if "" in args.paths:
+        write("error: an empty PATH names no file or folder (use . for the current folder)", sys.stderr)
+        return 2
     paths = args.paths or ["."]
     try:
         found = args.config or settings.find_pyproject(Path(paths[0])) or settings.find_pyproject(Path.cwd())
@@ -222,14 +226,18 @@ def main(argv: list[str] | None = None) -> int:
         if args.diff or args.fix:
             changes = fix.plan(report.findings)
             fixed = [f for _, _, done in changes.values() for f in done]
+            report.findings = fix.unfixed(report.findings, fixed)
+            by_hand = [f for f in report.findings if f.hand_fix]
             if args.diff:
                 if changes:
                     write(fix.unified_diff(changes).rstrip("\n"), sys.stdout)
                 write(f"{len(fixed)} finding(s) in {len(changes)} file(s) can be fixed with --fix", sys.stderr)
+                for f in by_hand:
+                    write(f"{f.where()}: {f.rule} {f.detail}: needs a hand fix: {f.hand_fix}", sys.stderr)
                 return 1 if changes else 0
             report.errors += fix.apply(changes)
-            report.findings = [f for f in report.findings if f not in fixed]
-            write(f"fixed {len(fixed)} finding(s) in {len(changes)} file(s)", sys.stderr)
+            write(f"fixed {len(fixed)} finding(s) in {len(changes)} file(s); {len(by_hand)} need a hand fix",
+                  sys.stderr)
     except Exception as error:  # a scanner bug outside any one file
         write(f"internal error: {type(error).__name__}: {error}", sys.stderr)
         return 3

@@ -12,11 +12,13 @@ from torch_upgrade_scan.rules import python_findings
 from torch_upgrade_scan.rules.cuda import CU128, OLD_CUDA, SOURCE_BUILD
 from torch_upgrade_scan.rules.inductor import KNOB_ENV, KNOB_SETTING
 from torch_upgrade_scan.rules.shell import (
+    MASTER_PORT_FINDING,
     PORT,
     launched_scripts,
     launches_torchrun,
     logical_lines,
     other_launcher,
+    sets_master_port,
     shell_rules,
     shell_variables,
     shell_words,
@@ -28,8 +30,10 @@ class FileScan:
     """Everything found in one file. Units are the file's Python parts (a
     module, a notebook's cells, a Markdown file's code blocks) and shell parts."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, reexports: dict | None = None) -> None:
         self.path = path
+        self.reexports = reexports  # the project's modules that re-export torch's names (see context.reexported)
+        self.exports: tuple | None = None  # what this module re-exports (see rules.exports_of)
         self.findings: list = []
         self.errors: list = []
         self.notes: list = []
@@ -42,12 +46,13 @@ class FileScan:
         self.facts = {"spawns": False, "launcher": False}
         self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
-        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block)
+        self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block, a cell)
         self.lenient = False  # Markdown: code that does not parse is a note
 
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
-        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched)
+        kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched,
+                self.exports)
         return not any(kept)
 
     def add(self, unit, line, column, rule, detail, fix="", severity=""):
@@ -158,7 +163,12 @@ class FileScan:
             self.add(unit, node.lineno, column, rule, detail, fix, severity)
 
         pending: list = []
-        facts = python_findings(module, self.path, emit, pending, compiled_elsewhere)
+        facts = python_findings(module, self.path, emit, pending, compiled_elsewhere, self.reexports)
+        if facts["exports"] and self.exports:  # a module in pieces: the root's bindings so far, each piece's imports
+            star, own, names = facts["exports"]
+            self.exports = (star, own, {**self.exports[2], **names})
+        else:
+            self.exports = facts["exports"] or self.exports
         for key in ("spawns", "launcher"):
             self.facts[key] = self.facts[key] or facts[key]
         self.helpers.update(facts["helpers"])
@@ -216,34 +226,46 @@ class FileScan:
             for unit, unit_lines in by_unit.items()
             for line, _, text in logical_lines(unit_lines)
         ]
-        # Evidence that something else uses 29500: a Python literal or another
-        # shell line of this file (of this code block, in Markdown).
+        # Evidence that something else uses 29500: a Python literal or another shell line of this file (of this
+        # code block, in Markdown); where that is only MASTER_PORT=29500 settings, the finding is theirs.
         names_port = {unit: bool(self.pending) for unit in by_unit}
+        only_settings = {unit: not self.pending for unit in by_unit}
+        prefixed = set()  # (unit, line) of `MASTER_PORT=29500 torchrun ...`
         variables = shell_variables([text for _, _, text in commands])
         for unit, line, text in commands:
-            for rule, detail, fix, severity in shell_rules(text):
-                self.add(unit, line, 1, rule, detail, fix, severity)
+            for finding in shell_rules(text):
+                if finding == MASTER_PORT_FINDING:
+                    prefixed.add((unit, line))
+                else:
+                    self.add(unit, line, 1, *finding)
             match = CU128.search(text)
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
             self.launched |= launched_scripts(text, variables)
-            launcher = launches_torchrun(shell_words(text)) or other_launcher(text)
-            if PORT in text and not launcher:
+            if PORT not in text:
+                continue
+            words = shell_words(text)  # a comment names no port
+            launcher = launches_torchrun(words) or other_launcher(text)
+            if any(PORT in word for word in words) and not launcher:
                 names_port[unit] = True
-        if any(names_port.values()):
-            for unit, line, text in commands:
-                if self.lenient and not names_port[unit]:
-                    continue
-                if torchrun_without_port(text, variables):
-                    self.add(
-                        unit,
-                        line,
-                        1,
-                        "port-29500",
-                        "torchrun without --master-port, and 29500 named here",
-                        "pass --master-port=29500, or read the port from "
-                        "MASTER_PORT where this file uses 29500",
-                    )
+                only_settings[unit] = only_settings[unit] and sets_master_port(text)
+        for unit, line, text in commands:
+            evidence = [unit] if self.lenient else list(names_port)
+            named = any(names_port[u] for u in evidence)
+            if not (named or (unit, line) in prefixed) or not torchrun_without_port(text, variables):
+                continue
+            if not named or all(only_settings[u] for u in evidence):
+                self.add(unit, line, 1, *MASTER_PORT_FINDING)
+            else:
+                self.add(
+                    unit,
+                    line,
+                    1,
+                    "port-29500",
+                    "torchrun without --master-port, and 29500 named here",
+                    "pass --master-port=29500, or read the port from "
+                    "MASTER_PORT where this file uses 29500",
+                )
 
     def text_lines(self, lines: list) -> None:
         """Rules for any line of text: cu128 wheels, CUDA for source builds."""

@@ -32,17 +32,18 @@ class Finding:
     fix: str = ""
     severity: str = ""
     file_line: int | None = None
+    hand_fix: str = ""  # with --fix or --diff: why a finding of a rule that --fix rewrites is left to a person
 
     @property
     def changed(self) -> str:
         return RULES[self.rule].changed
 
     def where(self) -> str:
-        """`path:line:column`, where an editor jumps to; for a notebook, the line
-        of the .ipynb file that holds the cell's line (column 1)."""
+        """`path:line:column`, where an editor jumps to; in a notebook `path:cell N:line:column` (as ruff writes
+        it), the line and column in the cell."""
         if self.cell is None:
             return f"{self.path}:{self.line}:{self.column}"
-        return f"{self.path}:{self.on_disk()}:1"
+        return f"{self.path}:cell {self.cell}:{self.line}:{self.column}"
 
     def on_disk(self) -> int:
         """The line to point at in the file itself (a notebook's JSON line)."""

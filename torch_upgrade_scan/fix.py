@@ -9,6 +9,7 @@ rewritten cell by cell, and its outputs would no longer match its code).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import difflib
 import re
 from pathlib import Path
@@ -25,8 +26,8 @@ FIXABLE = {
     "defer-layout-freezing": "deletes a statement that assigns the knob (`config.max_autotune_defer_layout_freezing "
     "= ...`; a `pass` where it was the only statement of its block) or its environment variable "
     "(`os.environ['TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING'] = ...`), and the variable's setting in a "
-    "shell, Makefile, YAML or Dockerfile line (the line, where nothing else is left on it); other uses need "
-    "judgement",
+    "shell, Makefile, YAML or Dockerfile line (the line, where nothing else is left on it; a YAML `env:` mapping "
+    "whose only key it is, with it); other uses need judgement",
     "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML (`run:`) or Dockerfile "
     "(`RUN`, `CMD`, `ENTRYPOINT` in shell form) line, which keeps 2.11's port, once a line; a Python literal "
     "29500 needs judgement",
@@ -41,6 +42,8 @@ LAUNCHER = re.compile(r"\btorchrun(?=\s|$)|-m\s+torch\.distributed\.(?:run|launc
 # The knob's environment variable set in a shell word (`NAME=value`), and as a YAML key (`NAME: value`).
 ENV_SETTING = re.compile(rf"(?<![\w-]){KNOB_ENV}=(?:\"[^\"]*\"|'[^']*'|[^\s;&|]*)[ \t]*")
 YAML_SETTING = re.compile(rf"^(\s*)[\"']?{KNOB_ENV}[\"']?\s*:")
+# A YAML `env:` key alone on its line (the mapping that holds the variable; not a list item's `- env:`).
+ENV_MAPPING = re.compile(r"^(\s*)env:\s*(?:#.*)?$")
 # What is left of a line that only set the variable: the line goes.
 LEFT_EMPTY = re.compile(r"^\s*(?:export|ENV|ARG|-\s+run:)?\s*(?:#.*)?$")
 Edit = tuple[int, int, str]  # start offset, end offset, replacement
@@ -134,8 +137,12 @@ def env_edits(source: Source, finding: Finding, kind: str) -> list[Edit]:
         indent = len(yaml_key.group(1))
         around = [source.lines[i] for i in (number - 2, number) if 0 <= i < len(source.lines)]
         neighbours = [text for text in around if text.strip() and not text.lstrip().startswith("#")]
-        beside = any(len(text) - len(text.lstrip()) == indent for text in neighbours)
-        return [(start, end, "")] if beside else []
+        if any(len(text) - len(text.lstrip()) == indent for text in neighbours):
+            return [(start, end, "")]
+        parent = ENV_MAPPING.match(source.lines[number - 2]) if number > 1 else None
+        if parent and len(parent.group(1)) < indent:  # its only key: the `env:` line goes with it
+            return [(source.starts[number - 2], end, "")]
+        return []
     match = ENV_SETTING.search(line)
     if match is None:
         return []
@@ -194,6 +201,26 @@ def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, lis
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text, fixed
+
+
+def unfixed(findings: list[Finding], fixed: list[Finding]) -> list[Finding]:
+    """The findings that --fix leaves; those of a rule that it rewrites say why (`hand_fix`)."""
+    return [
+        dataclasses.replace(finding, hand_fix=left_because(finding)) if finding.rule in FIXABLE else finding
+        for finding in findings
+        if finding not in fixed
+    ]
+
+
+def left_because(finding: Finding) -> str:
+    kind = kind_of(Path(finding.path))
+    if kind == "notebook":
+        return "notebooks are not rewritten (their outputs would no longer match their code)"
+    if kind in ("markdown", "rst"):
+        return "documentation is not rewritten: edit its text"
+    if kind == "python" and finding.rule == "port-29500":
+        return "a 29500 in Python needs judgement"
+    return "no safe rewrite of this line (it shares the line with other code, or is not a shell command)"
 
 
 def plan(findings: list[Finding]) -> dict[Path, tuple[str, str, list[Finding]]]:

@@ -4,6 +4,7 @@ the .ipynb file's lines, and a notebook's code cells scanned as one module (they
 import dataclasses
 import json
 import re
+import textwrap
 from typing import Any
 
 from torch_upgrade_scan.filescan import FileScan
@@ -71,6 +72,16 @@ def split_cell(source: str) -> tuple[str, list]:
             continue
         code.append(f"{indent}pass" if indent else "")
     return "\n".join(code), shell
+
+
+def dedent_cell(source: str) -> tuple[str, int]:
+    """A cell as IPython reads it before anything else (its `leading_indent` cleanup, IPython 9: the cell's
+    common leading whitespace removed, lines of whitespace only emptied), and the columns removed."""
+    dedented = textwrap.dedent(source)
+    for before, after in zip(source.split("\n"), dedented.split("\n"), strict=True):
+        if after:
+            return dedented, len(before) - len(after)
+    return dedented, 0
 
 
 def mapping(value: Any) -> dict:
@@ -157,7 +168,8 @@ def scan_notebook_into(scan: FileScan, text: str, max_bytes: int) -> None:
     units = []
     for number, source in sources:
         scan.keep_noqa_lines(source, number)
-        code, shell = split_cell(source)
+        dedented, scan.indents[number] = dedent_cell(source)
+        code, shell = split_cell(dedented)
         units.append((number, number, 0, code, shell))
     size = sum(len(unit[3]) for unit in units)
     if size > max_bytes:

@@ -18,6 +18,7 @@ class Scope:
         # return a string: name -> [text]. Kept as text, so that a module parsed in pieces shares them.
         self.strings: dict = {}
         self.helpers: dict = {}
+        self.stars: list = []  # the modules of `from X import *` at module level
 
     def bind(self, name: str, position: tuple, target: str | None) -> None:
         self.bindings.setdefault(name, []).append((position, target))
@@ -91,9 +92,10 @@ class Module:
         self.withs: list = []  # (unit, With node, scope)
         self.branches: list = []  # (unit, If node): tests that pick a launcher
         self.loops: list = []  # (unit, For or While node, scope)
-        self.written_keys: set = set()  # ids of constants used as keys that are written
+        self.subscripts: list = []  # Subscript nodes read (os.environ["LOCAL_RANK"])
         self.sequences: list = []  # list and tuple displays (a command's words)
         self.docstrings: set = set()  # ids of constants that are whole statements
+        self.functions: set = set()  # the names of the functions defined (methods included)
         # local names an import binds to a dotted name
         self.imported: set = set() if imported is None else imported
 
@@ -128,12 +130,8 @@ class Module:
                 continue
             if kind is ast.Call:
                 self.calls.append((unit, node, scope))
-            elif kind is ast.Subscript and not isinstance(node.ctx, ast.Load):
-                self.written_keys.add(id(node.slice))
-            elif kind is ast.Dict:
-                self.written_keys.update(
-                    id(key) for key in node.keys if key is not None
-                )
+            elif kind is ast.Subscript and type(node.ctx) is ast.Load:
+                self.subscripts.append(node)
             elif kind in (ast.With, ast.AsyncWith):
                 self.withs.append((unit, node, scope))
             elif kind is ast.If:
@@ -155,6 +153,8 @@ class Module:
                         target = f"{node.module}.{alias.name}"
                     else:
                         local, target = alias.asname or alias.name, None
+                        if alias.name == "*" and node.level == 0 and node.module and scope is self.root:
+                            self.root.stars.append(node.module)
                     scope.bind(local, position, target)
                     if target:
                         self.imported.add(local)
@@ -171,6 +171,7 @@ class Module:
                         stack.append((base, scope, None, False))
                     body_scope = Scope("class", scope, node.name)
                 else:
+                    self.functions.add(node.name)
                     args = node.args
                     every = args.posonlyargs + args.args + args.kwonlyargs
                     every += [a for a in (args.vararg, args.kwarg) if a is not None]

@@ -3,6 +3,7 @@ before the file is decoded or parsed (most files hold none)."""
 
 import dataclasses
 import re
+from pathlib import Path
 
 from torch_upgrade_scan.rules.shell import PORT
 from torch_upgrade_scan.rules.torchscript import JIT_APIS
@@ -103,6 +104,26 @@ WHOLE_FILE_NEEDS = tuple(
     dict.fromkeys([need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES] + [BACKEND_HELPER])
 )
 LOCAL_NEEDS = tuple(need for rule, need in PYTHON_NEEDS.items() if rule in LOCAL_RULES and rule != "dist-nn-functional")
+STAR_IMPORT = re.compile(rb"from\s+torch[\w.]*\s+import\s+\*")
+TORCH_IMPORT = re.compile(rb"from\s+torch[\w.]*\s+import\b")
+
+
+def torch_own(path: Path) -> bool:
+    """Whether a file is one of torch's own modules (under a `torch` folder), whose re-exports are not followed:
+    its names resolve to torch's already."""
+    return "torch" in path.parts
+
+
+def may_reexport(path: Path, data: bytes) -> bool:
+    """Whether a Python file may re-export torch's names (`from torch.distributed import *`, or imports from torch
+    in a package's `__init__.py`), so that it is read whole (scan.py follows the files that import it). A module
+    whose `__all__` lists torch's names is followed where a rule reads it anyway: a test for `__all__` here read
+    87 more of NeMo's files whole, for no re-export. torch's own modules are left out (see torch_own)."""
+    if b"from torch" not in data:
+        return False
+    star = b"import *" in data and STAR_IMPORT.search(data) is not None
+    package = path.name == "__init__.py"
+    return (star or (package and TORCH_IMPORT.search(data) is not None)) and not torch_own(path)
 
 
 def python_reading(data: bytes) -> str | None:

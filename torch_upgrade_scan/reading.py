@@ -16,7 +16,7 @@ from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import needed, python_reading
+from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading
 
 # Files larger than this are not parsed (an error names each one that mentions
 # torch): time grows linearly with size (README, "Speed and size": a 1 MB module
@@ -141,11 +141,11 @@ def literal_language(block: list) -> str:
     return "shell" if any(SHELL_LINE.match(line) for line in block) else "text"
 
 
-def scan_file(path: str, max_bytes: int = MAX_BYTES) -> FileScan:
+def scan_file(path: str, max_bytes: int = MAX_BYTES, reexports: dict | None = None) -> FileScan:
     """Scan one file, never raising: problems become per-file errors. The cyclic garbage collector waits
     meanwhile: syntax trees, scopes and findings hold no cycles (reference counts free them), and its passes
     over a growing heap took 30% of the CPU time of a dense 1 MB module and 39% of a 3 MB one (measured here)."""
-    scan = FileScan(path)
+    scan = FileScan(path, reexports)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -193,6 +193,8 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
     reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
+    if reading != "whole" and kind == "python" and may_reexport(path, data):
+        reading = "whole"  # its imports, and the names it defines itself (which a star import does not replace)
     if reading is None:
         return  # no rule can match: no decoding, no parse
     try:

@@ -23,7 +23,7 @@ def format_report(report: Report) -> str:
         lines.append(f"[{rule.id}] {rule.severity}: {rule.changed}.")
         for f in found:
             tag = "" if severity_of(f) == rule.severity else f" ({severity_of(f)})"
-            lines.append(f"  {f.where()}: {in_cell(f)}{f.detail}{tag}")
+            lines.append(f"  {f.where()}: {f.detail}{tag}{needs_hand_fix(f)}")
         fixes: dict = {}
         for f in found:
             fixes.setdefault(f.fix or rule.fix, []).append(f.detail)
@@ -61,8 +61,8 @@ def format_concise(report: Report) -> str:
     """One line per finding, as ruff's concise format writes it:
     `path:line:col: rule message [severity]`; then the notes and the summary."""
     lines = [
-        f"{f.where()}: {f.rule} {in_cell(f)}{f.detail}: {f.fix or RULES[f.rule].fix}"
-        f" [{severity_of(f)}]"
+        f"{f.where()}: {f.rule} {f.detail}: {f.fix or RULES[f.rule].fix}"
+        f" [{severity_of(f)}]{needs_hand_fix(f)}"
         for f in report.findings
     ]
     return "\n".join(lines + tail(report))
@@ -83,9 +83,14 @@ def report_json(report: Report) -> dict:
     }
 
 
+def needs_hand_fix(f: Finding) -> str:
+    """" (needs a hand fix: why)" for a finding that --fix left, "" elsewhere."""
+    return f" (needs a hand fix: {f.hand_fix})" if f.hand_fix else ""
+
+
 def in_cell(f: Finding) -> str:
-    """The prefix "cell 3, line 2: " for a notebook finding ("cell 3, line 2,
-    column 5: " where the column is not 1), "" elsewhere."""
+    """The prefix "cell 3, line 2: " of a notebook finding's message where the place is the .ipynb file's line
+    (SARIF, GitHub) ("cell 3, line 2, column 5: " where the column is not 1), "" elsewhere."""
     if f.cell is None:
         return ""
     column = "" if f.column == 1 else f", column {f.column}"

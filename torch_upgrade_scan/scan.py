@@ -6,6 +6,7 @@ import dataclasses
 import fnmatch
 import itertools
 import os
+import re
 import time
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -198,14 +199,70 @@ def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, 
     return count, [scan for _, found in results for _, scan in found]  # in the files' order
 
 
+def module_names(path: str) -> list[str]:
+    """The dotted names a Python file may be imported by: each tail of its path (`src/pkg/dist.py`: src.pkg.dist,
+    pkg.dist, dist), less those that start with torch."""
+    parts = list(Path(path).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    tails = (parts[start:] for start in range(len(parts)))
+    return [".".join(tail) for tail in tails if tail and tail[0] != "torch" and all(p.isidentifier() for p in tail)]
+
+
+def imports_of(modules: list[str]) -> list[re.Pattern[bytes]]:
+    """Patterns for an import of one of these modules: `import a.b`; `from a.b import`, `from a import (x, b`.
+    Each starts with a literal word, which the regex engine seeks fast."""
+    names = "|".join(map(re.escape, modules))
+    parts = [module.rpartition(".") for module in modules]
+    members = "|".join(
+        rf"{re.escape(package)}[ \t]+import[ \t]+(?:\([^)]*|[^\n]*)\b{re.escape(leaf)}\b"
+        for package, _, leaf in parts
+        if package
+    )
+    members = f"|{members}" if members else ""
+    sources = [rf"import[ \t]+(?:{names})\b", rf"from[ \t]+(?:(?:{names})[ \t]+import\b{members})"]
+    return [re.compile(source.encode()) for source in sources]
+
+
+def through_reexports(scans: list, python: list, max_bytes: int) -> list:
+    """Where a scanned module re-exports torch's names (`from torch.distributed import *` in
+    `pkg/distributed.py`, or a package's `__init__.py` that imports them), the Python files that may import it
+    (`import pkg.distributed`, `from pkg.distributed import`, `from pkg import distributed`) scanned again, their
+    names resolved through it."""
+    exports = {name: scan.exports for scan in scans if scan.exports for name in module_names(scan.path)}
+    if not exports:
+        return scans
+    mentions = imports_of(sorted(exports))
+    by_path = {scan.path: scan for scan in scans}
+    for path in python:
+        try:
+            with open(path, "rb") as stream:
+                data = stream.read(max_bytes + 1)
+        except OSError:
+            continue  # its scan has said why
+        if any(mention.search(data) for mention in mentions):
+            again = scan_file(path, max_bytes, exports)
+            by_path[path] = again
+    return [scan for scan in by_path.values() if not scan.empty()]
+
+
+def noting_python(files: Iterator[str], python: list) -> Iterator[str]:
+    """The files as they are listed, the Python ones also added to `python`."""
+    for path in files:
+        if path.endswith(".py"):
+            python.append(path)
+        yield path
+
+
 def scan_paths(
     paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
 ) -> Report:
     """Scan files and folders; `jobs` processes (this one among them) for large trees."""
     start = time.perf_counter()
     listing = Report()
-    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes)
-    report = collect(scans)
+    python: list = []  # the Python files listed, which may import a module that re-exports torch's names
+    count, scans = scan_batches(noting_python(files_under(paths, listing, exclude), python), jobs, max_bytes)
+    report = collect(through_reexports(scans, python, max_bytes))
     report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders

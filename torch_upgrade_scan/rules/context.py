@@ -12,6 +12,24 @@ from torch_upgrade_scan.parse import Module
 Emit = Callable[..., None]
 
 
+def reexported(name: str, exports: dict) -> str:
+    """A dotted name through a module of the project that re-exports torch's: `exports` maps a module's dotted
+    name to (the torch module it star-imports, the names it defines itself, {name: torch name it imports})."""
+    parts = name.split(".")
+    for end in range(len(parts) - 1, 0, -1):
+        found = exports.get(".".join(parts[:end]))
+        if found is None:
+            continue
+        star, own, names = found
+        first = parts[end]
+        if first in names:
+            return ".".join([names[first], *parts[end + 1 :]])
+        if star and first not in own:
+            return ".".join([star, *parts[end:]])
+        return name
+    return name
+
+
 @dataclasses.dataclass
 class Context:
     module: Module
@@ -26,8 +44,9 @@ class Context:
     via_helpers: list = dataclasses.field(default_factory=list)
 
     @classmethod
-    def of(cls, module: Module, path: str, emit: Emit) -> "Context":
-        """Resolve the chains whose first name an import binds (or `torch`): no other resolves to a dotted name."""
+    def of(cls, module: Module, path: str, emit: Emit, exports: dict | None = None) -> "Context":
+        """Resolve the chains whose first name an import binds (or `torch`): no other resolves to a dotted name.
+        `exports`: the scanned project's modules that re-export torch's names (see reexported)."""
         names: dict = {}
         reads: list = []
         imported = module.imported | {"torch"}
@@ -38,6 +57,8 @@ class Context:
             if type(base) is not ast.Name or base.id not in imported:
                 continue
             name = module.name_of(node, scope, unit)
+            if name and exports:
+                name = reexported(name, exports)
             if name:
                 names[id(node)] = name
                 if type(node.ctx) is ast.Load:

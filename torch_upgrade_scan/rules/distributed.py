@@ -1,10 +1,12 @@
 """Rules dist-nn-functional, torchcomms-p2p and torchcomms-one-device: torch.distributed's collectives under
 torch.compile, point-to-point ops in flight together, and process groups over several devices."""
 
+import ast
 from typing import Any
 
 from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, WARNS
-from torch_upgrade_scan.parse import Module, argument
+from torch_upgrade_scan.parse import Module, Scope, argument
+from torch_upgrade_scan.rules.compiler import Compiled
 from torch_upgrade_scan.rules.context import Context
 from torch_upgrade_scan.strings import helper_called, returned_texts, string_value
 
@@ -88,14 +90,52 @@ def multi_device_helpers(module: Module) -> dict:
     return {name: several[0] for name, texts in helpers if (several := [t for t in texts if "," in t])}
 
 
-def find(found: Context, compiles: bool) -> None:
-    """`compiles`: whether the module compiles with fullgraph=True, under which every dist.nn collective
-    raises; eagerly (or after a graph break) the deprecated ones warn and the others run. A process group whose
-    backend comes from a function defined elsewhere goes to `found.via_helpers` (unit, call, function name)."""
+def inside(scope: Scope | None, functions: set) -> bool:
+    """Whether a scope is (in) the body of a function of these names."""
+    while scope is not None:
+        if scope.kind == "function" and scope.name in functions:
+            return True
+        scope = scope.parent
+    return False
+
+
+def fullgraph_functions(module: Module, compiles: list[Compiled]) -> set | None:
+    """The names of this module's functions that run under torch.compile(fullgraph=True): the ones compiled (by
+    name, `torch.compile(step, fullgraph=True)`, or decorated) and the ones they call by name, at any depth. None
+    where a compile's target is not a function of this module (a model object, whose forward may be anywhere):
+    then every collective of the module may run under it."""
+    traced = set()
+    for compiled in compiles:
+        name = (compiled.module or compiled.result or "").rpartition(".")[2]
+        if not compiled.wraps or name not in module.functions:
+            return None
+        traced.add(name)
+    while True:
+        called = {
+            call.func.id
+            for _, call, scope in module.calls
+            if type(call.func) is ast.Name and call.func.id in module.functions and inside(scope, traced)
+        }
+        if called <= traced:
+            return traced
+        traced |= called
+
+
+def find(found: Context, compiles: list[Compiled], compiled_elsewhere: bool = False) -> None:
+    """`compiles`: the module's compiles with fullgraph=True, under which every dist.nn collective raises;
+    eagerly, or under torch.compile without fullgraph (a graph break), the deprecated ones warn and the others run.
+    `compiled_elsewhere`: another piece of the module may compile so (every collective is reported as breaking).
+    A process group whose backend comes from a function defined elsewhere goes to `found.via_helpers` (unit,
+    call, function name)."""
     module, emit = found.module, found.emit
+    traced: set | None = set()
+    scopes: dict = {}
     for unit, node, name, op in found.named(NAMES):
+        if not scopes:  # the first collective: what runs under fullgraph=True, and where each name is read
+            traced = None if compiled_elsewhere else fullgraph_functions(module, compiles)
+            scopes = {id(chain): scope for _, chain, scope in module.chains}
         fix = dist_nn_fix(op, found.called.get(id(node)))
-        if compiles:
+        if traced is None or inside(scopes.get(id(node)), traced):
             emit(unit, node, "dist-nn-functional", name, fix)
         elif op in DEPRECATED_DIST_NN:
             emit(unit, node, "dist-nn-functional", name, fix, WARNS)

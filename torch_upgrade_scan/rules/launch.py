@@ -9,9 +9,19 @@ from torch_upgrade_scan.parse import Module, Scope
 from torch_upgrade_scan.rules.context import Context, Emit
 from torch_upgrade_scan.rules.shell import OTHER_LAUNCHER_ENV, PORT, PORT_IN_TEXT, PORT_OPTION, shell_rules
 
-# A function decorated with this runs under torchelastic (torchrun).
-LAUNCHER_RECORD = "torch.distributed.elastic.multiprocessing.errors.record"
+# Code that uses these runs under torchelastic (torchrun): a function decorated with `record`, or torchrun's own
+# entry point (`torch.distributed.run.main(...)`, which starts this file's code again in its workers).
+LAUNCHER_NAMES = (
+    "torch.distributed.elastic.multiprocessing.errors.record",
+    "torch.distributed.run",
+    "torch.distributed.launcher",
+)
+# Variables that torchrun (torchelastic) sets for its workers: code that reads one from the environment runs
+# under it. Only a read counts: a constant named so, or a test's monkeypatch.setenv, launches nothing.
 LAUNCHER_ENV = {"LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "TORCHELASTIC_RUN_ID"}
+ENV_READERS = {"os.getenv", "os.environ.get"}
+# Calls that set an environment variable for a test (pytest's monkeypatch): no launch reads what they set.
+TEST_ENV = {"setenv"}
 SPAWNERS = {
     "torch.multiprocessing.spawn",
     "torch.multiprocessing.start_processes",
@@ -90,8 +100,10 @@ def find(found: Context, pending: list) -> dict:
     module = found.module
     facts = {"spawns": False, "launcher": False}
     for _, _, name in found.loads():
-        if name.startswith(LAUNCHER_RECORD):
+        if name.startswith(LAUNCHER_NAMES):
             facts["launcher"] = True
+    # the keys read from the environment: os.environ["KEY"], os.environ.get("KEY"), os.getenv("KEY")
+    read = [s.slice for s in module.subscripts if found.names.get(id(s.value)) == "os.environ"]
     exempt: set = set()
     for unit, node, _ in module.calls:
         name = found.names.get(id(node.func)) or ""
@@ -107,11 +119,16 @@ def find(found: Context, pending: list) -> dict:
             command_findings(node.args[0], unit, found.emit)
         if attr in ("setdefault", "get") or name == "os.getenv":
             exempt.update(id(a) for a in node.args[1:])
+        if name in ENV_READERS and node.args:
+            read.append(node.args[0])
+        if attr in TEST_ENV:
+            exempt.update(id(n) for a in node.args for n in ast.walk(a))
+    facts["launcher"] = facts["launcher"] or any(
+        isinstance(key, ast.Constant) and key.value in LAUNCHER_ENV for key in read
+    )
     candidates = []  # 29500s that a torchrun could have picked, unless exempt
     for unit, node, scope in module.constants:
         value = node.value
-        if isinstance(value, str) and value in LAUNCHER_ENV:
-            facts["launcher"] = facts["launcher"] or id(node) not in module.written_keys
         if isinstance(value, str) and PORT_OPTION.search(value):
             continue
         if str(value) == PORT or (isinstance(value, str) and PORT_IN_TEXT.search(value)):

@@ -112,7 +112,8 @@ def where_it_ran(notebook: str, cells: list[status.Cell]) -> tuple[str, str]:
         newest = max(cell.date for cell in on_platform)
         ran.append(_("{platform} with torch {releases} (last {date})").format(
             platform=PLATFORM_NAMES[platform_name], releases=_join(parts), date=newest))
-    missing = [PLATFORM_NAMES[p] for p in PLATFORMS if not any(c.platform == p and c.state != "stale" for c in mine)]
+    # A platform with only stale records has run (an older version of the notebook): it is listed above, marked stale.
+    missing = [PLATFORM_NAMES[p] for p in PLATFORMS if not any(c.platform == p for c in mine)]
     return (_("; ").join(ran) or _("nowhere yet")), (_join(missing) if missing else "")
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from _ext import run_status
 from tests.conftest import CPU_ENVIRONMENT
 from tools.course import ROOT, read_notebook, taught_release, write_notebook
-from tools.records import runs
+from tools.records import runs, status
 
 NOTEBOOK = "notebooks/demo/hello.ipynb"
 CUDA_BUILD_ON_CPU = {**CPU_ENVIRONMENT, "torch": "2.12.0+cu130", "torch_build": "CUDA 13.0",
@@ -78,3 +78,16 @@ def test_the_readme_says_what_the_pages_say() -> None:
     assert f"torch {torch}" in readme, f"README.md does not name the build the pages come from ({torch})"
     if build != "CPU":
         assert "were not compared" in readme and "outputs are the page's" not in readme
+
+
+def _cell(platform: str, release: str, state: str) -> status.Cell:
+    return status.Cell(NOTEBOOK, platform, release, state, runs=1, failures=0, date="2026-12-06", seconds=1.0,
+                       peak_memory_bytes=None, device="a device", driver=None, record="results/runs/x.json",
+                       executed_notebook=None)
+
+
+def test_a_platform_with_only_stale_records_has_run_and_is_not_listed_as_not_yet_run() -> None:
+    """The line said "CPU with torch 2.12.0 (stale) ... Not yet run on ... and CPU": stale is an older version run."""
+    ran, missing = run_status.where_it_ran(NOTEBOOK, [_cell("cpu", "2.12.0", "stale"), _cell("cuda", "2.12.0", "pass")])
+    assert "CPU with torch 2.12.0 (stale)" in ran and "CUDA with torch 2.12.0" in ran, ran
+    assert missing == "ROCm, MPS and XPU", missing

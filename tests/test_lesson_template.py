@@ -68,7 +68,7 @@ def test_the_header_gives_the_timing_rules_minutes_before_any_run(tmp_path: Path
                                             "          - file: notebooks/last/new\n"),
 ])
 def test_the_toc_entry_lands_at_the_end_of_its_chapter(tmp_path: Path, chapter: str, entry: str, added: str) -> None:
-    (tmp_path / "_toc.yml").write_text(TOC)
+    (tmp_path / "_toc.yml").write_text(TOC.rstrip("\n"))  # a last line without its newline too
     lesson_template.add_to_toc(lesson_template.find_chapter(chapter, tmp_path), entry, tmp_path)
     text = (tmp_path / "_toc.yml").read_text()
     assert added in text and text.startswith("# A comment that stays.\n")

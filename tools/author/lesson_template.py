@@ -139,6 +139,7 @@ def add_to_toc(chapter: Chapter, entry: str, root: Path = ROOT) -> None:
         end += 1
     while not lines[end - 1].strip():
         end -= 1
+    lines[end - 1] = lines[end - 1].rstrip("\n") + "\n"  # the file's last line may lack its newline
     has_sections = any(line.strip() == "sections:" for line in lines[start + 1:end])
     added = ([] if has_sections else [" " * (indent + 2) + "sections:\n"]) + [" " * (indent + 4) + f"- file: {entry}\n"]
     lines[end:end] = added

@@ -32,7 +32,7 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
 .PHONY: run-again book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
-	student scan pdf clean help
+	student scan pdf clean help lesson
 
 help:
 	@echo "make book    build the executed book into _build/html"
@@ -52,6 +52,7 @@ help:
 	@echo "make stamp   copy tools/snippets/ into the notebooks' stamped cells"
 	@echo "make record-eigh  record the eigh benchmark on this machine into results/"
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
+	@echo "make lesson CHAPTER=graphs NAME=my-lesson  a new lesson from the course's anatomy, in _toc.yml, pages refreshed"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
 	@echo "make pdf     the book and its Chinese and Korean editions as PDFs (_build/pdf/), from the same run, then their check"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
@@ -203,6 +204,14 @@ pdf: $(RUN_DONE) $(VENV)/.test-deps
 	$(PY) -m tools.editions.pdf --editions
 	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
 	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
+
+# A new lesson (tools/author/lesson_template.py: notebook, wrong answers, _toc.yml entry), then the pages made from
+# the notebooks.
+lesson: $(VENV)/.book-deps
+	$(PY) -m tools.author.lesson_template --chapter "$(CHAPTER)" --name "$(NAME)"
+	$(PY) -m tools.author.quiz attach
+	$(PY) -m tools.author.quiz room
+	$(PY) -m tools.workshop pages
 
 student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student $(if $(TRACK),--track $(TRACK)) $(if $(DAY),--day $(DAY))

@@ -35,7 +35,7 @@ from sphinx_exercise.nodes import exercise_subtitle
 
 from tools.author import quiz
 from tools.author.quiz import render
-from tools.course import ROOT
+from tools.course import ROOT, toc_files
 from tools.editions import catalogs
 
 CATALOG = "course"  # the extensions' own strings: locales/<language>/course.po, compiled by tools/editions/build.py
@@ -154,11 +154,31 @@ def revision_note(app: Sphinx, pagename: str) -> str:
     return f'<p class="edition-revision">{html.escape(note)} <a href="{english}" hreflang="en">{link}</a></p>'
 
 
+def english_pages(app: Sphinx, pagename: str) -> str:
+    """On an edition's front page, the pages that still show passages in English, with how many, in book order."""
+    if _current(app) is ENGLISH or pagename != app.config.root_doc:
+        return ""
+    pages = app.config.course_edition_pages
+    counted = [docname for docname in toc_files(Path(app.srcdir))
+               if pages.get(docname, {}).get("untranslated") and docname in app.env.titles]
+    if not counted:
+        return ""
+    items = []
+    for docname in counted:
+        href = html.escape(app.builder.get_relative_uri(pagename, docname))
+        title = html.escape(app.env.titles[docname].astext())
+        count = _("{count} in English").format(count=pages[docname]["untranslated"])
+        items.append(f'<li><a href="{href}">{title}</a> ({html.escape(count)})</li>')
+    heading = html.escape(_("Pages with passages not translated yet:"))
+    return f'<div class="edition-english-pages"><p>{heading}</p><ul>{"".join(items)}</ul></div>'
+
+
 def _page_context(app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     if not app.config.course_editions or "body" not in context:
         return
     context["language"] = _current(app)["html_lang"]
-    context["body"] = switcher(app, pagename) + revision_note(app, pagename) + context["body"]
+    context["body"] = switcher(app, pagename) + revision_note(app, pagename) + english_pages(app, pagename) \
+        + context["body"]
 
 
 # Local patch of MyST-Parser's parser, written for myst-parser 3.0.1 (Sphinx 7.4.7): upstream in
@@ -334,7 +354,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("doctree-read", _translated_nodes_in_their_page)
     app.add_config_value("course_editions", [], "html", types=[list])
     app.add_config_value("course_edition_pages", {}, "html", types=[dict])
-    app.add_message_catalog(CATALOG, str(ROOT / "_build" / "locale"))
+    app.add_message_catalog(CATALOG, str(Path(app.srcdir) / "_build" / "locale"))  # tools/editions/build.py's
     app.add_search_language(SearchKorean)
     app.add_search_language(SearchChinese)
     app.connect("html-page-context", _page_context)

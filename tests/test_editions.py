@@ -1,4 +1,5 @@
-"""The editions' gate (tools/editions/): it fails on a missing, fuzzy, broken or stale translation, the translated
+"""The editions' gate (tools/editions/): it fails on a broken translation, and with `complete` on a missing, fuzzy
+or stale one (tests/test_editions_fallback.py: the English shown in their place), the translated
 notebooks carry exactly the catalogs' prose and the English code and outputs, and the switcher and the Korean
 search stemmer do what _ext/editions.py says."""
 
@@ -44,7 +45,7 @@ def _catalog(pairs: dict[str, str], fuzzy: tuple[str, ...] = ()) -> Catalog:
     return catalog
 
 
-def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any) -> list[str]:
+def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any, complete: bool = True) -> list[str]:
     """The gate on the home page, with each catalog read through `alter` (the files are left as they are)."""
     read = catalogs.read_catalog
 
@@ -53,7 +54,7 @@ def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any) -> list[str]:
 
     monkeypatch.setattr(catalogs, "read_catalog", altered)
     monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": english()["index"]})
-    return gate.check(pages=["index"])
+    return gate.check(pages=["index"], complete=complete)
 
 
 def test_the_committed_catalogs_pass_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,6 +71,7 @@ def test_a_removed_translation_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -
     problems = _check_index(monkeypatch, remove)
     assert [p for p in problems if "not translated yet" in p and title in p], problems
     assert len(problems) == len(LANGUAGES), problems
+    assert _check_index(monkeypatch, remove, complete=False) == [], "an untranslated message shows in English"
 
 
 def test_a_fuzzy_translation_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -79,6 +81,7 @@ def test_a_fuzzy_translation_fails_the_gate(monkeypatch: pytest.MonkeyPatch) -> 
 
     problems = _check_index(monkeypatch, blur)
     assert len(problems) == len(LANGUAGES) and all("fuzzy" in p for p in problems), problems
+    assert _check_index(monkeypatch, blur, complete=False) == [], "a fuzzy message shows in English"
 
 
 def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -87,7 +90,7 @@ def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyP
         if message.id:
             changed.add(str(message.id).replace("Features", "Feature lessons"))
     monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": changed})
-    problems = gate.check(pages=["index"])
+    problems = gate.check(pages=["index"], complete=True)
     assert len(problems) == len(LANGUAGES) and all("Feature lessons" in p for p in problems), problems
 
 

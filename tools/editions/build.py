@@ -17,18 +17,21 @@ from babel.messages.mofile import write_mo
 from tools.course import ROOT, CourseError
 from tools.editions import catalogs
 from tools.editions.extract import extract_templates
+from tools.editions.markup import has_words
 from tools.editions.notebooks import EDITIONS_BRANCH, STUDENT_FOLDER, write_notebooks, write_student_notebooks
 from tools.editions.sphinx_build import sphinx_build
 
 
 def untranslated(template: Catalog, catalog: Catalog | None) -> int:
-    """How many of a page's English messages its catalog leaves untranslated (missing, empty or fuzzy)."""
+    """How many of a page's English messages with words to translate the edition shows in English (no catalog, or
+    catalogs.translation finds no translation: missing, empty or fuzzy); numbers, code and links alone are not
+    counted, as they read the same in every edition."""
     count = 0
     for english in template:
-        if not english.id:
+        if not english.id or not has_words(str(english.id)):
             continue
         message = catalog.get(english.id) if catalog is not None else None
-        if message is None or not message.string or message.fuzzy:
+        if catalogs.translation(message) is None:
             count += 1
     return count
 

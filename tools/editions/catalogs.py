@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
 from tools.author import quiz
@@ -74,14 +74,22 @@ def write_catalog(path: Path, catalog: Catalog) -> None:
         write_po(handle, catalog, width=0, ignore_obsolete=True, include_previous=True, sort_output=False)
 
 
+def translation(message: Message | None) -> str | None:
+    """What an edition shows for an English message: its translation, or None where the edition shows the English
+    (the fallback): the catalog has no entry for it, an empty one, or a fuzzy one (the English changed since it was
+    translated). Every part of the editions decides this here: the gate, the count on each page, the notebooks."""
+    if message is None or not message.string or message.fuzzy:
+        return None
+    return str(message.string)
+
+
 def translator(language: str, name: str, root: Path = ROOT) -> Callable[[str], str]:
-    """A function from English to the catalog's translation (the English where it has none, or a fuzzy one)."""
+    """A function from English to the catalog's translation (the English where `translation` finds none)."""
     path = catalog_path(language, name, root)
     catalog = read_catalog(path, language) if path.exists() else Catalog(locale=language)
 
     def translate(english: str) -> str:
-        message = catalog.get(english)
-        return str(message.string) if message is not None and message.string and not message.fuzzy else english
+        return translation(catalog.get(english)) or english
 
     return translate
 

@@ -1,6 +1,8 @@
-"""The translation gate (`check`), which no library offers: every message of every page translated in every
-edition (none missing, empty or fuzzy), its markup kept, its glossary terms used, a sentence several pages share
-translated one way, all against a fresh extraction of the English as it is now."""
+"""The translation gate (`check`), which no library offers: every translated message of every page keeps its
+markup, uses its glossary terms, and a sentence several pages share is translated one way, all against a fresh
+extraction of the English as it is now. A message without a translation (missing, empty or fuzzy) shows in English
+(catalogs.translation) and passes, so that an English edit never waits for a translator; `complete=True` (`check
+--complete`, the weekly workflow) fails on those too."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import re
 import tempfile
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 
 from tools.course import ROOT, CourseError
 from tools.editions import catalogs, extract
@@ -70,17 +72,23 @@ def glossary_problems(msgid: str, msgstr: str, terms: dict[str, str],
     return found
 
 
-def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
-                     retired: dict[str, list[str]] | None = None) -> list[str]:
-    """What is wrong with one English message's translation in a catalog, worded for its translator."""
-    message = catalog.get(msgid)
+def untranslated_problem(message: Message | None) -> str:
+    """Why a message shows in English (catalogs.translation found none), worded for its translator."""
     if message is None:
-        return ["missing: the catalog has no entry for it (run `python -m tools.editions update`)"]
+        return "missing: the catalog has no entry for it (run `python -m tools.editions update`)"
     if not message.string:
-        return ["not translated yet"]
-    if message.fuzzy:
-        return ["fuzzy: the English changed since it was translated; translate it again and remove the fuzzy flag"]
-    translated = str(message.string)
+        return "not translated yet"
+    return "fuzzy: the English changed since it was translated; translate it again and remove the fuzzy flag"
+
+
+def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
+                     retired: dict[str, list[str]] | None = None, complete: bool = False) -> list[str]:
+    """What is wrong with one English message's translation in a catalog, worded for its translator. A message the
+    edition shows in English is a problem only where `complete` asks for every message translated."""
+    message = catalog.get(msgid)
+    translated = catalogs.translation(message)
+    if translated is None:
+        return [untranslated_problem(message)] if complete else []
     problems = []
     lost = markup(msgid) - markup(translated)
     added = markup(translated) - markup(msgid)
@@ -94,8 +102,9 @@ def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
     return problems + glossary_problems(msgid, translated, terms, retired)
 
 
-def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
-    """Every problem of every edition's catalogs against the English as it is now."""
+def check(root: Path = ROOT, pages: list[str] | None = None, complete: bool = False) -> list[str]:
+    """Every problem of every edition's catalogs against the English as it is now; with `complete`, every message
+    shown in English (a page without a catalog, a message missing, empty or fuzzy) too."""
     with tempfile.TemporaryDirectory(dir=root / "_build" if (root / "_build").is_dir() else None) as scratch:
         extracted = extract.all_templates(Path(scratch) / "gettext", root)
     if pages:
@@ -111,18 +120,20 @@ def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
         for docname, template in extracted.items():
             path = catalogs.catalog_path(each.language, docname, root)
             if not path.exists():
-                problems.append(f"{path.relative_to(root)}: missing (run `python -m tools.editions update`)")
+                if complete:
+                    problems.append(f"{path.relative_to(root)}: missing (run `python -m tools.editions update`)")
                 continue
             catalog = catalogs.read_catalog(path, each.language)
             for english in template:
                 if not english.id:
                     continue
                 msgid = str(english.id)
-                found = message_problems(msgid, catalog, terms, retired)
+                found = message_problems(msgid, catalog, terms, retired, complete)
                 for problem in found:
                     problems.append(f"{path.relative_to(root)}: {problem}: {_short(msgid)}")
-                if not found and len(msgid.split()) >= SAME_SENTENCE_WORDS:
-                    ways.setdefault(msgid, {}).setdefault(str(catalog[msgid].string), []).append(docname)
+                translated = catalogs.translation(catalog.get(msgid))
+                if not found and translated is not None and len(msgid.split()) >= SAME_SENTENCE_WORDS:
+                    ways.setdefault(msgid, {}).setdefault(translated, []).append(docname)
         for msgid, translations in ways.items():
             if len(translations) > 1:
                 where = "; ".join(f"{', '.join(pages)}" for pages in translations.values())

@@ -66,7 +66,7 @@ def translated_notebook(path: Path, catalog: Catalog, root: Path = ROOT,
     language = catalog.locale_identifier if catalog.locale else ""
     lessons = quiz.lesson_questions(root) if questions is None else questions
     asked = lessons.get(path.relative_to(root).with_suffix("").as_posix())
-    translations = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
+    translations = {str(m.id): shown for m in catalog if m.id and (shown := catalogs.translation(m)) is not None}
     used: set[str] = set()
     for cell in notebook["cells"]:
         if asked and language and render.DATA_TAG in cell_tags(cell):

@@ -1,9 +1,9 @@
 """A translation that points at a section by its heading quotes that heading as its edition translates it (issue
 44, item 9): "see "How the timings are computed"" in English is "见“时间是如何计算的”" in Chinese, not the English
 heading, nor the heading translated a second way. The editions' gate cannot see this (it checks markup, links and
-glossary terms), so this test reads every catalog: wherever an English message quotes a heading of the course (in
-straight or curly quotes, in bold, or as a link's text), the translation must hold that heading's translation, and
-must not quote the English heading instead."""
+glossary terms), so this test reads every catalog: wherever an English message quotes a heading of the course or a
+label of its buttons (in straight or curly quotes, in bold, or as a link's text), the translation must hold that
+name's translation, and must not quote the English name instead."""
 
 from __future__ import annotations
 
@@ -57,6 +57,25 @@ def translated_headings(language: str, root: Path = ROOT) -> dict[str, set[str]]
     return headings
 
 
+def translated_labels(language: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """The words the book's own buttons and labels show (course.po: "Show solution", "Reveal the answers"), which a
+    page names in bold or quotes when it tells the reader what to click: two words or more, no placeholder."""
+    path = catalogs.catalog_path(language, catalogs.EXTENSION_PAGE, root)
+    labels: dict[str, set[str]] = {}
+    for message in catalogs.read_catalog(path, language):
+        if isinstance(message.id, str) and len(message.id.split()) > 1 and "{" not in message.id and message.string:
+            labels.setdefault(message.id.strip(), set()).add(str(message.string))
+    return labels
+
+
+def names(language: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Every name a message may quote: the book's headings and its labels, each with the edition's translations."""
+    found = translated_headings(language, root)
+    for label, translations in translated_labels(language, root).items():
+        found.setdefault(label, set()).update(translations)
+    return found
+
+
 def quoted(text: str) -> list[str]:
     return [next(group for group in match.groups() if group).strip() for match in QUOTED.finditer(text)]
 
@@ -67,11 +86,11 @@ def crossref_problems(msgid: str, msgstr: str, headings: dict[str, set[str]]) ->
     for name in quoted(msgid):
         translations = headings.get(name.rstrip(".:"), set()) - {name.rstrip(".:")}
         if translations and not any(t in msgstr for t in translations):
-            problems.append(f"quotes the heading {name!r} but not its translation ({' / '.join(sorted(translations))})")
+            problems.append(f"quotes {name!r} but not its translation ({' / '.join(sorted(translations))})")
     if ENGLISH_ONLY not in msgid:
         for name in quoted(msgstr):
             if headings.get(name.rstrip(".:"), {name.rstrip(".:")}) != {name.rstrip(".:")}:
-                problems.append(f"quotes the English heading {name!r}")
+                problems.append(f"quotes {name!r} in English")
     return problems
 
 
@@ -81,7 +100,7 @@ def edition_catalogs(language: str, root: Path = ROOT) -> dict[Path, Catalog]:
 
 
 def edition_problems(language: str, root: Path = ROOT) -> list[str]:
-    headings = translated_headings(language, root)
+    headings = names(language, root)
     problems = []
     for path, catalog in edition_catalogs(language, root).items():
         for message in catalog:
@@ -120,6 +139,8 @@ HOLES = [
            ".ipynb#a-compiled-function-that-did-not-compile)",
      "[컴파일되지 않은 컴파일 함수](../notebooks/optimizers-and-compiler/compile-warnings-and-knobs.ipynb"
      "#a-compiled-function-that-did-not-compile)"),
+    ("ko", "the solution cell below each one is hidden (**Show solution** here, double-click it in Colab)",
+     "각 연습 문제 아래의 풀이 셀은 숨겨져 있고(여기서는 **Show solution**을 누르고, Colab에서는 더블클릭하고)"),
     ("zh_CN", "(the README's \"Contribute a run on your accelerator\").",
      "（见 README 的 “Contribute a run on your accelerator”，即在你的加速器上贡献一次运行）。"),
 ]
@@ -128,7 +149,7 @@ HOLES = [
 @pytest.mark.parametrize(("language", "english", "translation"), HOLES)
 def test_a_heading_quoted_otherwise_than_the_edition_translates_it_fails(language: str, english: str,
                                                                           translation: str) -> None:
-    assert crossref_problems(english, translation, translated_headings(language)) != []
+    assert crossref_problems(english, translation, names(language)) != []
 
 
 def test_a_hole_put_back_into_a_catalog_fails_the_edition(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,7 +34,7 @@ EXTRACT = extract.all_templates  # before any test replaces it
 @functools.cache
 def english() -> dict[str, Catalog]:
     """The English messages of every page, extracted once for this module."""
-    return EXTRACT(ROOT / "_build" / "gettext-tests")
+    return EXTRACT(ROOT)
 
 
 def _catalog(pairs: dict[str, str], fuzzy: tuple[str, ...] = ()) -> Catalog:
@@ -52,7 +52,7 @@ def _check_index(monkeypatch: pytest.MonkeyPatch, alter: Any) -> list[str]:
         return alter(read(path, language))
 
     monkeypatch.setattr(catalogs, "read_catalog", altered)
-    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": english()["index"]})
+    monkeypatch.setattr(extract, "all_templates", lambda root=ROOT: {"index": english()["index"]})
     return gate.check(pages=["index"])
 
 
@@ -86,7 +86,7 @@ def test_a_changed_english_sentence_reaches_the_gate(monkeypatch: pytest.MonkeyP
     for message in english()["index"]:
         if message.id:
             changed.add(str(message.id).replace("Features", "Feature lessons"))
-    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {"index": changed})
+    monkeypatch.setattr(extract, "all_templates", lambda root=ROOT: {"index": changed})
     problems = gate.check(pages=["index"])
     assert len(problems) == len(LANGUAGES) and all("Feature lessons" in p for p in problems), problems
 

@@ -5,7 +5,6 @@ translated one way, all against a fresh extraction of the English as it is now."
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -96,8 +95,7 @@ def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
 
 def check(root: Path = ROOT, pages: list[str] | None = None) -> list[str]:
     """Every problem of every edition's catalogs against the English as it is now."""
-    with tempfile.TemporaryDirectory(dir=root / "_build" if (root / "_build").is_dir() else None) as scratch:
-        extracted = extract.all_templates(Path(scratch) / "gettext", root)
+    extracted = extract.all_templates(root)
     if pages:
         unknown = sorted(set(pages) - set(extracted))
         if unknown:

@@ -3,7 +3,6 @@ exercise index, Colab runtimes from metadata, fresh pages, student notebooks."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import dataclasses
 import itertools
@@ -635,17 +634,6 @@ def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) 
     assert {path.name for path in written} == with_exercises
     with pytest.raises(CourseError, match="under notebooks/ only"):
         student.student_path("chapters/workshop")
-
-
-def test_the_workshop_stage_imports_nothing_above_it() -> None:
-    """tools/workshop/ sits below the engine and the editions (they import it, never the other way round)."""
-    above = ("tools.execute", "tools.editions", "_ext")
-    for path in sorted((ROOT / "tools" / "workshop").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-        imported += [f"{node.module}.{alias.name}" for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom) and node.module for alias in node.names]
-        assert [name for name in imported if name.startswith(above)] == [], path.name
 
 
 # ---- the day's student copies ---------------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ def test_the_records_the_code_writes_follow_the_schema(tmp_path: Path) -> None:
     assert path.name == "a__b.json" and runs.read_record(path) == _record() | {"date": runs.read_record(path)["date"]}
 
 
+@pytest.mark.integration  # imports torch to describe it
 def test_this_machines_environment_follows_the_schema() -> None:
     assert runs.problems(_record(environment=runs.environment())) == []
 

@@ -8,7 +8,7 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); CONTRIBUTING.md ("How `make test` works") has the timings.
+# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); docs/testing.md ("Step times") has the timings.
 JOBS ?= 2
 BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.

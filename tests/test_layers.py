@@ -1,6 +1,6 @@
 """The code's layers (pyproject.toml's [tool.importlinter] contracts), checked by import-linter: `_ext/` on top, then
 tools/execute and tools/editions, tools/workshop, tools/author, checks, records and chromium, tools/lesson.py and
-tools/course.py at the bottom; the upgrade scanner imports nothing of the course."""
+tools/course.py at the bottom; the upgrade scanner imports nothing of the course. And no module is over 400 lines."""
 
 from __future__ import annotations
 
@@ -57,3 +57,19 @@ def test_an_import_against_the_layers_is_caught(tmp_path: Path, module: str, lin
     done = _lint(root)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"{contract} BROKEN" in done.stdout
+
+
+MAX_MODULE_LINES = 400
+
+
+def long_modules(root: Path) -> list[str]:
+    """The modules of the three packages over MAX_MODULE_LINES lines."""
+    return [path.relative_to(root).as_posix() for package in PACKAGES for path in sorted((root / package).rglob("*.py"))
+            if len(path.read_text(encoding="utf-8").splitlines()) > MAX_MODULE_LINES]
+
+
+def test_no_module_is_over_400_lines(tmp_path: Path) -> None:
+    assert long_modules(ROOT) == [], "split the module along one of its ideas"
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    assert long_modules(tmp_path) == ["tools/long.py"]

@@ -8,7 +8,7 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); CONTRIBUTING.md ("How `make test` works") has the timings.
+# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); docs/testing.md ("Step times") has the timings.
 JOBS ?= 2
 BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
@@ -31,7 +31,7 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: run-again book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
+.PHONY: run-again book test test-steps static content integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
 	student scan pdf clean help lesson
 
 help:
@@ -90,16 +90,13 @@ test: $(VENV)/.test-deps
 
 test-steps: static notebooks typecheck book unit integration browser
 
-# The checks that read files only: lint, conventions, stamps, generated cells and pages, lesson sizes, catalogs.
-static: lint conventions editions
+# The checks that read files only: the content suite first, then lint and the catalogs.
+static: content lint editions
 
-conventions: $(VENV)/.book-deps
-	$(TIMED) conventions -- $(PY) -m tools.checks.conventions
-	$(TIMED) stamps -- $(PY) -m tools.author.stamp --check
-	$(TIMED) quiz -- $(PY) -m tools.author.quiz attach --check
-	$(TIMED) quiz-room -- $(PY) -m tools.author.quiz room --check
-	$(TIMED) workshop -- $(PY) -m tools.workshop pages --check
-	$(TIMED) lesson-size -- $(PY) -m tools.checks.lesson_size --check
+# tests/content/: every lesson's conventions, metadata, stamped cells and size; the table of contents; the quiz cells,
+# the quiz room page, the workshop pages and Colab runtimes fresh. Each check once: this is the only place they run.
+content: $(VENV)/.test-deps
+	$(TIMED) content -- $(PY) -m pytest tests/content -x -q -p no:cacheprovider
 
 # zizmor audits the workflows and .github/dependabot.yml offline (no GitHub API): an action not pinned to a commit,
 # a `${{ }}` pasted into a script, a token with more scopes than its job needs... Any finding fails, unless its line
@@ -118,11 +115,11 @@ editions-update: $(VENV)/.book-deps
 
 # The fast loop: tools and conventions on small inputs, no kernel, no Sphinx build (well under a minute).
 unit: $(VENV)/.test-deps | $(STATIC_FIRST)
-	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser -q -m "not integration"
+	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m "not integration"
 
 # Tests that start kernels, build books or run mypy on fixtures (marked `integration`).
 integration: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
-	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser -q -m integration
+	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m integration
 
 # Every exercise's check against its solution (must pass), the student stub and each wrong answer under
 # tests/exercises/<label>/ (must fail with a message), each notebook stopping after its last check: the authors'

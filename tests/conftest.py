@@ -1,8 +1,12 @@
-"""Shared fixtures: a minimal notebook that follows every convention, for tests to break."""
+"""Shared fixtures: a minimal notebook that follows every convention, for tests to break; and the unit step's rule
+that it imports no torch."""
 
 from __future__ import annotations
 
 import copy
+import re
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,3 +66,23 @@ GOOD_NOTEBOOK: dict[str, Any] = {
 @pytest.fixture
 def good_notebook() -> dict[str, Any]:
     return copy.deepcopy(GOOD_NOTEBOOK)
+
+
+# A module whose tests are all integration tests says so on one line. The unit step (`make unit`: -m "not integration")
+# does not import it, so that step imports no torch, and fails if anything it ran did.
+WHOLE_MODULE_INTEGRATION = re.compile(r"^pytestmark = pytest\.mark\.integration\b", re.MULTILINE)
+UNIT_STEP = "not integration"
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    if (config.getoption("markexpr") == UNIT_STEP and collection_path.suffix == ".py"
+            and WHOLE_MODULE_INTEGRATION.search(collection_path.read_text(encoding="utf-8"))):
+        return True
+    return None
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    if session.config.getoption("markexpr") == UNIT_STEP and "torch" in sys.modules:
+        print("the unit step imported torch: import it inside an integration test, or mark the module's tests "
+              "`pytestmark = pytest.mark.integration`", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

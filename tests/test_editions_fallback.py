@@ -103,7 +103,7 @@ def _small_book(root: Path) -> Path:
 
 def _translate_everything(root: Path) -> None:
     """Every page's message translated, as a translator would leave the catalogs (the words are placeholders)."""
-    extracted = extract.extract_templates(root / "_build" / "gettext", root)
+    extracted = extract.extract_templates(root)
     for each in catalogs.editions(root):
         terms = catalogs.glossary(each.language, root)
         for docname, template in extracted.items():

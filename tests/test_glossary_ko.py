@@ -119,7 +119,7 @@ def test_the_whole_gate_fails_on_a_reintroduced_drift_word(monkeypatch: pytest.M
                     message.string = str(message.string).replace("강좌", "코스")
         return catalog
 
-    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: {page: english})
+    monkeypatch.setattr(extract, "all_templates", lambda root=ROOT: {page: english})
     assert [p for p in gate.check(pages=[page]) if f"locales/{LANGUAGE}/" in p] == []
     monkeypatch.setattr(catalogs, "read_catalog", drifted)
     problems = [p for p in gate.check(pages=[page]) if f"locales/{LANGUAGE}/" in p]

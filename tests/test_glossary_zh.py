@@ -67,7 +67,7 @@ def test_the_quizzes_pass_the_gate_and_fail_it_with_clamp_as_截断(monkeypatch:
     截断 it fails on the question about the 2.12.0 cast, naming the term (missing, and its retired word used)."""
     _only_chinese(monkeypatch)
     quizzes_only = {catalogs.QUIZ_PAGE: extract.quiz_template(ROOT)}
-    monkeypatch.setattr(extract, "all_templates", lambda out, root=ROOT: quizzes_only)
+    monkeypatch.setattr(extract, "all_templates", lambda root=ROOT: quizzes_only)
     assert gate.check(pages=[catalogs.QUIZ_PAGE]) == []
 
     read = catalogs.read_catalog

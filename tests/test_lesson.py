@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tools import lesson
-from tools.course import ROOT, CourseError, notebook_paths, read_notebook
+from tools.course import ROOT, CourseError
 
 CODE = [path for folder in ("tools", "_ext", "torch_upgrade_scan") for path in sorted((ROOT / folder).rglob("*.py"))]
 DIRECTIVE = re.compile(r"```\{exercise|\\\{exercise\\\}")  # the directive as a fence, or as a pattern
@@ -43,11 +43,6 @@ def test_the_checks_would_see_a_second_parser(tmp_path: Path) -> None:
     second.write_text('import nbclient\nPATTERN = r"```\\{exercise\\}"\n', encoding="utf-8")
     assert DIRECTIVE.search(second.read_text(encoding="utf-8"))
     assert _imports(second) & set(KERNEL_LIBRARIES)
-
-
-@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
-def test_every_lesson_has_valid_course_metadata(path: Path) -> None:
-    assert lesson.metadata_problems(read_notebook(path)) == []
 
 
 def _lesson(*cells: dict[str, object], course: dict[str, object] | None = None) -> dict[str, object]:

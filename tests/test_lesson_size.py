@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tools.checks import lesson_size
-from tools.course import ROOT, notebook_paths, write_notebook
+from tools.course import write_notebook
 
 
 def md(text: str, tags: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -100,8 +100,3 @@ def test_a_missing_notebook_is_a_clear_error(capsys: pytest.CaptureFixture[str],
     assert "no such notebook" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.relative_to(ROOT).as_posix())
-def test_every_lesson_is_within_the_limits(path: Path) -> None:
-    size = lesson_size.measure(path)
-    problems = size.problems() + lesson_size.exercise_floor_problems(path)
-    assert problems == [], f"{path.relative_to(ROOT)}: " + "; ".join(problems)

@@ -24,11 +24,26 @@ def _steps(plan: list[str]) -> list[str]:
 
 def test_make_n_test_prints_the_plan_cheap_checks_first() -> None:
     steps = _steps(_plan("test"))
-    static = {"lint", "zizmor", "conventions", "stamps", "quiz", "quiz-room", "workshop", "lesson-size", "editions"}
+    static = {"content", "lint", "zizmor", "editions"}
     assert static <= set(steps[:len(static)]), f"the static checks come first: {steps}"
+    assert steps[0] == "content", f"the content suite opens the static step: {steps}"
     for before, after in [("notebooks", "book"), ("book", "editions-build"), ("book", "browser")]:
         assert steps.index(before) < steps.index(after), f"{after} reads what {before} made: {steps}"
     assert {"typecheck", "unit", "integration"} <= set(steps)
+
+
+def test_each_content_check_runs_once() -> None:
+    """The content suite is the static step; the unit and integration steps leave it out, and no command-line
+    twin of a content check (a `--check` of conventions, stamps, sizes, quizzes or workshop pages) runs beside it."""
+    plan = _plan("test")
+    (content,) = [line for line in plan if " run _build/runs/steps content " in line]
+    assert "-m pytest tests/content -x" in content
+    for step in ("unit", "integration"):
+        (line,) = [line for line in plan if f" run _build/runs/steps {step} " in line]
+        assert "--ignore=tests/content" in line, f"{step} would run the content checks a second time: {line}"
+    twins = ("tools.checks.conventions", "tools.author.stamp", "tools.checks.lesson_size", "tools.author.quiz",
+             "tools.workshop pages")
+    assert [line for line in plan if any(twin in line for twin in twins)] == []
 
 
 def test_make_book_executes_through_the_engine_then_renders() -> None:

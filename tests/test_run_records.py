@@ -35,6 +35,7 @@ def test_the_records_the_code_writes_follow_the_schema(tmp_path: Path) -> None:
     assert path.name == "a__b.json" and runs.read_record(path) == _record() | {"date": runs.read_record(path)["date"]}
 
 
+@pytest.mark.integration  # imports torch to describe it
 def test_this_machines_environment_follows_the_schema() -> None:
     assert runs.problems(_record(environment=runs.environment())) == []
 
@@ -98,3 +99,15 @@ def test_every_committed_record_follows_the_schema() -> None:
     folders = [runs.RUNS, ROOT / "results" / "recorded"]
     loaded = [record for folder in folders for record in runs.load_records(folder)]  # raises, naming the file
     assert len(loaded) == sum(len(list(folder.rglob("*.json"))) for folder in folders if folder.is_dir()) > 0
+
+
+def test_the_source_hash_follows_what_a_notebook_says_and_runs_not_its_outputs() -> None:
+    """A record is stale when its hash differs from the notebook's: a changed source or cell type changes it, and a
+    run's outputs and execution counts do not."""
+    code = {"cell_type": "code", "source": "print(1)", "metadata": {}, "outputs": [], "execution_count": None}
+    same_text_as_markdown = {"cell_type": "markdown", "source": "print(1)", "metadata": {}}
+    executed = code | {"outputs": [{"output_type": "stream", "name": "stdout", "text": "1\n"}], "execution_count": 1}
+    base = runs.source_hash({"cells": [code]})
+    assert runs.source_hash({"cells": [executed]}) == base
+    assert runs.source_hash({"cells": [code | {"source": "print(2)"}]}) != base
+    assert runs.source_hash({"cells": [same_text_as_markdown]}) != base

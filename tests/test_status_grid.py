@@ -156,3 +156,10 @@ def test_a_recording_on_an_accelerator_fills_its_column(tmp_path: Path) -> None:
     [cell] = run_status._cells(tmp_path)
     assert (cell.platform, cell.state, cell.driver) == ("cuda", "pass", "570.86")
     assert cell.record.startswith("results/recorded/") and cell.executed_notebook == record["executed_notebook"]
+
+
+def test_each_verdict_says_how_many_runs_it_rests_on() -> None:
+    assert [status.verdict_text(_cell(state)) for state in ("pass", "fail", "flaky", "stale")] == [
+        "steady over 3 runs", "failed 3 of 3 runs", "1 of 3 runs failed", ""]
+    assert status.verdict_text(_cell("pass", runs=1)) == "1 run"
+    assert status.verdict_text(_cell("fail", runs=1, failures=1)) == "1 run, failed"

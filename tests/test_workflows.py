@@ -180,8 +180,8 @@ def writers(workflows: dict[str, dict[str, Any]]) -> dict[str, dict[str, str]]:
 
 
 def test_only_the_jobs_contributing_names_may_write() -> None:
-    """CONTRIBUTING ("What the workflows may do"): five jobs write, one runs on the self-hosted runner, none runs on
-    pull_request_target."""
+    """docs/workflows.md ("What the workflows may do"): five jobs write, one runs on the self-hosted runner, none runs
+    on pull_request_target."""
     workflows = {path.stem: _workflow(path.name) for path in sorted(WORKFLOWS.glob("*.y*ml"))}
     assert writers(workflows) == {
         "publish/deploy": {"pages": "write", "id-token": "write"},

@@ -3,7 +3,6 @@ exercise index, Colab runtimes from metadata, fresh pages, student notebooks."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import dataclasses
 import itertools
@@ -483,11 +482,6 @@ def test_a_guide_without_markers_is_a_clear_error(track_course: Path) -> None:
         pages.expected_pages(track_course)
 
 
-def test_the_committed_pages_are_fresh(capsys: pytest.CaptureFixture[str]) -> None:
-    status = command_line.main(["pages", "--check"])
-    assert status == 0, capsys.readouterr().out
-
-
 # ---- timings -------------------------------------------------------------------------------------------------------
 
 def record(folder: Path, name: str, notebook: str, seconds: float, outcome: str = "pass") -> None:
@@ -558,11 +552,6 @@ def test_colab_gets_a_gpu_runtime_only_where_a_lesson_needs_nvidia(good_notebook
     else:
         assert "accelerator" not in result["metadata"] and result["metadata"]["colab"] == {"provenance": []}
     assert colab.colab_runtime(result) == result, "setting it twice changes nothing"
-
-
-def test_every_notebook_opens_on_the_right_colab_runtime() -> None:
-    """Run `python -m tools.workshop colab` to fix a failure."""
-    assert colab.colab_problems() == []
 
 
 # ---- student notebooks ---------------------------------------------------------------------------------------------
@@ -645,17 +634,6 @@ def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) 
     assert {path.name for path in written} == with_exercises
     with pytest.raises(CourseError, match="under notebooks/ only"):
         student.student_path("chapters/workshop")
-
-
-def test_the_workshop_stage_imports_nothing_above_it() -> None:
-    """tools/workshop/ sits below the engine and the editions (they import it, never the other way round)."""
-    above = ("tools.execute", "tools.editions", "_ext")
-    for path in sorted((ROOT / "tools" / "workshop").glob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        imported = [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
-        imported += [f"{node.module}.{alias.name}" for node in ast.walk(tree)
-                     if isinstance(node, ast.ImportFrom) and node.module for alias in node.names]
-        assert [name for name in imported if name.startswith(above)] == [], path.name
 
 
 # ---- the day's student copies ---------------------------------------------------------------------------------------

@@ -1,11 +1,10 @@
-"""Stamp shared cells into notebooks from one source, or check that every copy is equal.
+"""Stamp shared cells into notebooks from one source (tests/content/ fails a copy that differs from it).
 
 A code cell tagged `stamp:NAME` holds a copy of tools/snippets/NAME.py. Every notebook opens with the
 install cell (`stamp:install`) and the setup cell (`stamp:setup`); a notebook may carry other stamped
 cells (for example a benchmark that a recording tool also imports).
 
     python -m tools.author.stamp            stamp every notebook
-    python -m tools.author.stamp --check    exit 1 and name each copy that differs from its source
     python -m tools.author.stamp PATH ...   only these notebooks
 """
 
@@ -17,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import (
-    ROOT,
     SNIPPETS,
     CourseError,
     cell_source,
@@ -79,24 +77,17 @@ def stamp(path: Path) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="report drift instead of fixing it")
     parser.add_argument("paths", nargs="*", type=Path, help="notebooks (default: all under notebooks/)")
     args = parser.parse_args(argv)
     paths = args.paths or notebook_paths()
-    status = 0
     try:
         for path in paths:
-            if args.check:
-                for name in drifted(path):
-                    source = snippet_path(name).relative_to(ROOT)
-                    print(f"{path}: stamped cell {name!r} differs from {source} (run `make stamp`)")
-                    status = 1
-            elif stamp(path):
+            if stamp(path):
                 print(f"stamped {path}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    return status
+    return 0
 
 
 if __name__ == "__main__":

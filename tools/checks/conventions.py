@@ -1,13 +1,12 @@
 """The course's conventions for notebooks, as checks that name each problem they find.
 
-Tests run these over every notebook; `python -m tools.checks.conventions` runs them from the shell.
+tests/content/ runs them over every lesson (the static step of `make test`: `pytest tests/content -x`).
 Each check takes a notebook (parsed JSON) and returns a list of problems, worded for the author.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -217,25 +216,3 @@ def toc_problems(root: Path = ROOT) -> list[str]:
         if entry not in listed:
             problems.append(f"{entry}.ipynb is not listed in _toc.yml (an orphaned notebook)")
     return problems
-
-
-def main(argv: list[str] | None = None) -> int:
-    paths = [Path(p) for p in (argv if argv is not None else sys.argv[1:])] or notebook_paths()
-    found = 0
-    try:
-        for problem in toc_problems() + chapter_problems():
-            print(problem)
-            found += 1
-        for path in paths:
-            for problem in notebook_problems(path):
-                print(f"{path}: {problem}")
-                found += 1
-    except CourseError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(f"{found} problem(s) in {len(paths)} notebook(s)")
-    return 1 if found else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -3,9 +3,10 @@
     python -m tools.checks.lesson_size                 a table of every lesson: words, visible and hidden code lines,
                                                 PR references in the body, version branches, minutes
     python -m tools.checks.lesson_size NOTEBOOK ...    only these notebooks
-    python -m tools.checks.lesson_size --check         exit 1 when a lesson is over a limit
 
-What counts (CONTRIBUTING.md, "The size of a lesson"): the *teaching cells* of a lesson are its cells except
+tests/content/ fails a lesson over a limit (the static step of `make test`).
+
+What counts (docs/lesson-size.md): the *teaching cells* of a lesson are its cells except
 - the header (the first cell: title, objectives, prerequisites, time, runs on);
 - stamped cells (tag `stamp:*`: the setup, helpers, the quiz);
 - each exercise: its task (the `{exercise}` directive), its solution (tag `solution`) and its check (the code cell
@@ -25,14 +26,14 @@ In the teaching cells:
 The timing rule (TIMING): teaching minutes = words / 130 (speaking) + visible code lines / 15 (read aloud, about 4 s
 a line) + lines typed live / 3 (cells tagged `typed-live`) + the cold-cache run time + 2 minutes for the header and
 the summary + 1.5 minutes of questions per new idea (the bullets of "What you will learn"), rounded up to 5 minutes.
-Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). The README says how the rule compares
-with lessons timed by a careful read-through.
+Exercise minutes: at least the floor of each exercise's level (FLOOR_MINUTES). docs/lesson-size.md says how the rule
+compares with lessons timed by a careful read-through.
 
 The room terms (ROOM_TIMING), which a workshop's schedule adds to a lesson's teaching and exercise minutes and the
 30-minute limit does not count (they measure the room, not the lesson): RUN_ALONG_SECONDS per visible code cell that
 learners run along (waiting for the slowest laptop, looking at the output together), a debrief of each exercise by
 level (DEBRIEF_MINUTES, the solution gone over with the room), and a minute per self-check question asked in room
-mode. Their source: an instructor's plan of the CPU tracks (CONTRIBUTING.md, "The timing rule").
+mode. Their source: an instructor's plan of the CPU tracks (docs/lesson-size.md, "The timing rule").
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from typing import Any
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook
 from tools.lesson import HIDES_SOURCE, course, exercise_cells, has_exercise
 
-# ---- limits (CONTRIBUTING.md, "The size of a lesson") ---------------------------------------------------------
+# ---- limits (docs/lesson-size.md) ------------------------------------------------------------------------------------
 MAX_WORDS = 1200
 MAX_VISIBLE_CODE = 150
 MAX_HIDDEN_CODE = 60
@@ -62,7 +63,7 @@ FRAMING_MINUTES = 2  # the header and the summary, presented
 QUESTION_MINUTES_PER_IDEA = 1.5  # questions on each new idea, one per bullet of "What you will learn"
 ROUND_TO = 5
 FLOOR_MINUTES = {"easy": 5, "medium": 10, "hard": 15}  # the least time a room needs per exercise, by level
-RUN_ALONG_SECONDS = 50  # per visible code cell a room runs along: fitted to an instructor's plan (CONTRIBUTING.md)
+RUN_ALONG_SECONDS = 50  # per visible code cell a room runs along: fitted to an instructor's plan (docs/lesson-size.md)
 DEBRIEF_MINUTES = {"easy": 3, "medium": 4, "hard": 5}  # the solution gone over with the room, per exercise by level
 ROOM_QUIZ_MINUTES = 1  # per self-check question asked in room mode: read, vote, the answer
 TIMING = (f"teaching minutes = words / {SPEAKING_WPM} + visible code lines / {CODE_LINES_PER_MINUTE} + lines typed "
@@ -267,7 +268,6 @@ def table(sizes: list[LessonSize], root: Path = ROOT) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: every lesson)")
-    parser.add_argument("--check", action="store_true", help="exit 1 when a lesson is over a limit")
     args = parser.parse_args(argv)
     try:
         paths = [p.resolve() for p in args.notebooks] or notebook_paths()
@@ -281,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     over = [(s, found) for s, found in over if found]
     for size, found in over:
         print(f"{size.path.relative_to(ROOT).as_posix()}: " + "; ".join(found))
-    return 1 if args.check and over else 0
+    return 0
 
 
 if __name__ == "__main__":

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -71,6 +70,7 @@ def build_side_by_side(languages: list[str], jobs: int, root: Path = ROOT) -> No
     """Render the editions in processes of their own, `jobs` at a time: each edition is one Sphinx build, which
     uses one core, and the editions share nothing but the English build they read."""
     _require_english_book(root)
+    extract_templates(root)  # once here, so that the editions' processes read it instead of each extracting
     running: list[tuple[str, subprocess.Popen[bytes]]] = []
     failed: list[str] = []
     for language in [*languages, None]:
@@ -88,8 +88,7 @@ def build_side_by_side(languages: list[str], jobs: int, root: Path = ROOT) -> No
 def build(root: Path = ROOT, languages: list[str] | None = None) -> list[Path]:
     """Render each edition into _build/html/<lang>/ from the executions the English build cached."""
     html_root = _require_english_book(root)
-    with tempfile.TemporaryDirectory(dir=root / "_build") as scratch:
-        extracted = extract_templates(Path(scratch) / "gettext", root)
+    extracted = extract_templates(root)
     built = []
     for each in catalogs.editions(root):
         if languages and each.language not in languages:

@@ -12,6 +12,8 @@ catalogs of removed pages would still need the code below. Nor was it faster: it
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -26,21 +28,56 @@ from tools.editions import catalogs
 from tools.editions.markup import has_words
 from tools.editions.sphinx_build import sphinx_build
 
-TEMPLATES = Path("_build") / "gettext"
+# The English extraction, kept per digest of the sources: the static step's gate, the editions' builds and the tests
+# read one extraction of the sources as they are (the book's strict build renders, it does not extract).
+ENGLISH = Path("_build") / "english"
+NOT_SOURCES = {"_build", "locales", "tests", "__pycache__"}  # and every folder whose name starts with a dot
 EXTENSION_SOURCES = ["tools/records/status.py"]  # modules outside _ext/ whose `_()` strings the extensions show
 
 
-def extract_templates(out: Path, root: Path = ROOT) -> dict[str, Catalog]:
-    """Every page's English messages by docname, written as one .pot per page under `out`, nothing executed."""
-    shutil.rmtree(out, ignore_errors=True)
-    sphinx_build(
-        "gettext",
-        out,
-        {"nb_execution_mode": "off", "gettext_uuid": False, "gettext_location": False},
-        out / ".doctrees",
-        root,
-    )
-    found = templates(out)
+def sources_digest(root: Path = ROOT) -> str:
+    """A digest of every file the English could come from: the repository but its build outputs, catalogs, tests and
+    hidden folders. Wider than what Sphinx reads on purpose: a change elsewhere costs an extraction, never a stale one.
+    """
+    digest = hashlib.sha256()
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = sorted(name for name in subfolders if not name.startswith(".") and name not in NOT_SOURCES)
+        for name in sorted(files):
+            path = Path(folder) / name
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def english_folder(root: Path = ROOT) -> Path:
+    """The folder of .pot files for the sources as they are: extracted by Sphinx's gettext builder (nothing executed)
+    the first time, read from _build/english/<digest>/ after that. Built aside and renamed into place, so a process
+    reading the same digest beside it sees a whole extraction or none."""
+    digest = sources_digest(root)
+    cache = root / ENGLISH
+    out = cache / digest
+    if not out.is_dir():
+        scratch = cache / f"{digest}.{os.getpid()}"
+        shutil.rmtree(scratch, ignore_errors=True)
+        sphinx_build(
+            "gettext",
+            scratch,
+            {"nb_execution_mode": "off", "gettext_uuid": False, "gettext_location": False},
+            scratch / ".doctrees",
+            root,
+        )
+        try:
+            scratch.rename(out)
+        except OSError:  # another process renamed the same extraction into place first
+            shutil.rmtree(scratch, ignore_errors=True)
+        for older in cache.iterdir():
+            if older.name != digest and not older.name.startswith(f"{digest}."):
+                shutil.rmtree(older, ignore_errors=True)
+    return out
+
+
+def extract_templates(root: Path = ROOT) -> dict[str, Catalog]:
+    """Every page's English messages by docname, nothing executed (one extraction per state of the sources)."""
+    found = templates(english_folder(root))
     # A figure's alt text lies in its cell's metadata, and the figure only in the executed outputs: add it here.
     for path in notebook_paths(root):
         docname = path.relative_to(root).with_suffix("").as_posix()
@@ -93,10 +130,10 @@ def quiz_template(root: Path = ROOT) -> Catalog:
     return template
 
 
-def all_templates(out: Path, root: Path = ROOT) -> dict[str, Catalog]:
+def all_templates(root: Path = ROOT) -> dict[str, Catalog]:
     """Every catalog an edition needs, by name: one per page (docname), the extensions' and the quizzes'."""
     return {
-        **extract_templates(out, root),
+        **extract_templates(root),
         catalogs.EXTENSION_PAGE: extension_template(root),
         catalogs.QUIZ_PAGE: quiz_template(root),
     }
@@ -104,7 +141,7 @@ def all_templates(out: Path, root: Path = ROOT) -> dict[str, Catalog]:
 
 def update(root: Path = ROOT) -> list[Path]:
     """Merge the fresh English into every edition's catalogs; return the files written or removed."""
-    extracted = all_templates(root / TEMPLATES, root)
+    extracted = all_templates(root)
     touched: list[Path] = []
     for each in catalogs.editions(root):
         folder = catalogs.catalog_dir(each.language, root)

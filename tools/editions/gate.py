@@ -7,7 +7,6 @@ extraction of the English as it is now. A message without a translation (missing
 from __future__ import annotations
 
 import re
-import tempfile
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -105,8 +104,7 @@ def message_problems(msgid: str, catalog: Catalog, terms: dict[str, str],
 def check(root: Path = ROOT, pages: list[str] | None = None, complete: bool = False) -> list[str]:
     """Every problem of every edition's catalogs against the English as it is now; with `complete`, every message
     shown in English (a page without a catalog, a message missing, empty or fuzzy) too."""
-    with tempfile.TemporaryDirectory(dir=root / "_build" if (root / "_build").is_dir() else None) as scratch:
-        extracted = extract.all_templates(Path(scratch) / "gettext", root)
+    extracted = extract.all_templates(root)
     if pages:
         unknown = sorted(set(pages) - set(extracted))
         if unknown:

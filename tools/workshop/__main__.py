@@ -3,7 +3,6 @@
     python -m tools.workshop schedule              print every track (room x half/full day)
     python -m tools.workshop pages                 write the generated parts of chapters/workshop.md and
                                                    chapters/exercises.md
-    python -m tools.workshop pages --check         exit 1 when those pages are stale (run `make workshop`)
     python -m tools.workshop timings RECORDS       print each lesson's teaching minutes by the timing rule, from
                                                    run records (a JSON file or a folder of them)
     python -m tools.workshop timings RECORDS --write [NOTEBOOK ...]
@@ -37,7 +36,7 @@ from pathlib import Path
 
 from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
 from tools.workshop.colab import colab_problems, colab_runtime
-from tools.workshop.pages import schedules_section, stale_pages, write_pages
+from tools.workshop.pages import schedules_section, write_pages
 from tools.workshop.rooms import tables
 from tools.workshop.student import write_student_branch, write_student_notebooks
 from tools.workshop.timing import print_timings, timings, write_timing
@@ -49,8 +48,7 @@ def parser() -> argparse.ArgumentParser:
                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = found.add_subparsers(dest="command", required=True)
     commands.add_parser("schedule", help="print every track")
-    pages = commands.add_parser("pages", help="write chapters/workshop.md's schedules and chapters/exercises.md")
-    pages.add_argument("--check", action="store_true", help="exit 1 when the pages are stale, change nothing")
+    commands.add_parser("pages", help="write chapters/workshop.md's schedules and chapters/exercises.md")
     timing = commands.add_parser("timings", help="teaching minutes by the timing rule, from run records")
     timing.add_argument("records", nargs="+", type=Path, help="run-record JSON files or folders of them")
     timing.add_argument("--write", action="store_true", help="write the minutes into the notebooks")
@@ -91,11 +89,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "schedule":
             print(schedules_section())
-        elif args.command == "pages" and args.check:
-            stale = stale_pages()
-            for path in stale:
-                print(f"{path.relative_to(ROOT)} is stale: run `python -m tools.workshop pages`")
-            return 1 if stale else 0
         elif args.command == "pages":
             for path in write_pages():
                 print(f"wrote {path.relative_to(ROOT)}")

@@ -32,7 +32,7 @@ BRANCH_FILES = ("binder", "pyproject.toml", "torch_upgrade_scan")
 
 
 # JupyterLab's Run All (and nbclient) goes on past a cell with this tag when it raises: an unsolved check shows its
-# message and the rest of the lesson still runs. Colab's Run All ignores it (see CONTRIBUTING, "Student copies").
+# message and the rest of the lesson still runs. What Colab's Run All does with it is untested (docs/workshop.md).
 RAISES = "raises-exception"
 _DOC = re.compile(r"\{doc\}`(?:(?P<text>[^`<]*?)\s*<(?P<target>[^`>]+)>|(?P<bare>[^`]+))`")
 _FOOTNOTE_DEFINITION = re.compile(r"^\[\^(?P<name>[^\]]+)\]:[ \t]*(?P<text>.*(?:\n(?:    |\t).*)*)\n?", re.MULTILINE)

@@ -5,13 +5,12 @@
     python -m tools.author.quiz attach          give each lesson with questions a "## Self-check quiz" section: the
                                                 stamped quiz runtime (tools/snippets/quiz.py) and a cell of its
                                                 questions as data; remove quiz cells where a lesson has none
-    python -m tools.author.quiz attach --check  exit 1 and name each notebook whose quiz cells differ
     python -m tools.author.quiz room            write instructors/quiz-room.md: each lesson's room questions (at
                                                 most ROOM_QUESTIONS) without their answers, for a projector or a
                                                 printout; the instructor opens each answer
-    python -m tools.author.quiz room --check    exit 1 when that page is stale
 
-The quiz files are described in tools/author/quiz/__init__.py, what is written in tools/author/quiz/render.py.
+tests/content/ fails a notebook or page that differs from quizzes/. The quiz files are described in
+tools/author/quiz/__init__.py, what is written in tools/author/quiz/render.py.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ import argparse
 import sys
 
 from tools.author.quiz import lesson_questions
-from tools.author.quiz.render import ROOM_PAGE, attach, expected_notebooks, room_page, stale_room_page
+from tools.author.quiz.render import ROOM_PAGE, attach, room_page
 from tools.course import ROOT, CourseError
 
 
@@ -29,29 +28,17 @@ def main(argv: list[str] | None = None) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
     commands.add_parser("list", help="every lesson with questions")
-    attach_command = commands.add_parser("attach", help="write each lesson's quiz cells")
-    attach_command.add_argument("--check", action="store_true", help="exit 1 when a notebook's quiz cells differ")
-    room = commands.add_parser("room", help=f"write {ROOM_PAGE.as_posix()}")
-    room.add_argument("--check", action="store_true", help="exit 1 when the page is stale, change nothing")
+    commands.add_parser("attach", help="write each lesson's quiz cells")
+    commands.add_parser("room", help=f"write {ROOM_PAGE.as_posix()}")
     args = parser.parse_args(argv)
     try:
         if args.command == "list":
             for entry, (quiz, questions) in lesson_questions().items():
                 room = sum(question.room for question in questions)
                 print(f"{quiz.chapter:24} {len(questions)} question(s), {room} in a room  {entry}.ipynb")
-        elif args.command == "attach" and args.check:
-            stale = list(expected_notebooks())
-            for path in stale:
-                print(f"{path.relative_to(ROOT)}: its quiz cells differ from quizzes/ "
-                      "(run `python -m tools.author.quiz attach`)")
-            return 1 if stale else 0
         elif args.command == "attach":
             for path in attach():
                 print(f"wrote {path.relative_to(ROOT)}")
-        elif args.check:
-            if stale_room_page():
-                print(f"{ROOM_PAGE.as_posix()} is stale: run `python -m tools.author.quiz room`")
-                return 1
         else:
             (ROOT / ROOM_PAGE).write_text(room_page(), encoding="utf-8")
             print(f"wrote {ROOM_PAGE.as_posix()}")

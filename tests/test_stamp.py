@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from tools.author import stamp
-from tools.course import CourseError, cell_source, read_notebook, write_notebook
+from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
+from tools.lesson import HIDES_SOURCE
 
 
 def test_drift_is_reported_then_fixed(tmp_path: Path, good_notebook: dict[str, Any]) -> None:
@@ -48,7 +49,16 @@ def test_bad_paths_get_clear_messages(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 def test_the_scanner_lesson_imports_the_installed_package() -> None:
-    """The upgrade scanner is an installed package: its lesson imports it, and no cell carries a stamped copy."""
+    """The upgrade scanner is an installed package: its lesson imports it, and no cell carries a stamped copy (its
+    one helper writes the sample project's notebook)."""
     notebook = read_notebook(stamp.ROOT / "notebooks" / "migration" / "upgrade-scanner.ipynb")
-    assert [name for _, name in stamp.stamped_cells(notebook)] == ["install", "setup", "quiz"]
+    assert [name for _, name in stamp.stamped_cells(notebook)] == ["install", "setup", "notebook_file", "quiz"]
     assert any("import torch_upgrade_scan" in cell_source(cell) for cell in notebook["cells"])
+
+
+def test_every_stamped_cell_is_hidden_in_the_book() -> None:
+    """A stamped cell is plumbing shared with other lessons or tools (the setup, helpers, the quiz runtime): the book
+    hides it, and so does a day's copy (tools/workshop/student.py collapses what the book hides)."""
+    shown = [f"{path.relative_to(ROOT)}: stamp:{name}" for path in notebook_paths()
+             for cell, name in stamp.stamped_cells(read_notebook(path)) if not set(cell_tags(cell)) & HIDES_SOURCE]
+    assert shown == [], f"tag these cells hide-input: {shown}"

@@ -14,16 +14,38 @@ import yaml
 from tools.author import quiz
 from tools.author.quiz import render
 from tools.author.quiz.__main__ import main as quiz_main
-from tools.course import ROOT, CourseError, cell_source, cell_tags, practice_chapters, read_notebook, write_notebook
+from tools.course import (
+    QUIZ_LESSONS,
+    ROOT,
+    CourseError,
+    cell_source,
+    cell_tags,
+    practice_chapters,
+    quiz_chapters,
+    read_notebook,
+    write_notebook,
+)
 
 QUIZZES = quiz.quizzes()
 ASKED = quiz.lesson_questions()
 
 
 def test_every_practice_chapter_has_one_quiz_of_three_to_eight_questions() -> None:
-    assert [q.chapter for q in QUIZZES] == [c.stem for c in practice_chapters()]
+    assert [q.chapter for q in QUIZZES] == [c.stem for c in quiz_chapters()]
+    assert {c.stem for c in practice_chapters()} < {q.chapter for q in QUIZZES}
     for each in QUIZZES:
         assert quiz.MIN_QUESTIONS <= len(each.questions) <= quiz.MAX_QUESTIONS, each.chapter
+
+
+def test_a_lesson_that_is_a_chapter_of_its_own_asks_its_quiz() -> None:
+    """The lesson that opens the CPU room's half day is no practice chapter's, and still asks a quiz."""
+    for entry in QUIZ_LESSONS:
+        (found,) = [q for q in QUIZZES if q.chapter == entry.rsplit("/", 1)[-1]]
+        assert set(found.lessons()) == {entry}, found.lessons()
+        heading = cell_source(read_notebook(ROOT / f"{entry}.ipynb")["cells"][0]).splitlines()[0]
+        assert heading == f"# {found.title}", (heading, found.title)
+        assert ASKED[entry][1], f"{entry} asks no question"
+
 
 
 def _cell_sources(entry: str) -> str:
@@ -353,7 +375,7 @@ def test_list_names_chapter_questions_and_lesson(capsys: pytest.CaptureFixture[s
     assert quiz_main(["list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(ASKED)
-    assert lines[0].split() == ["batched-eigh", "5", "question(s),", "2", "in", "a", "room",
+    assert lines[1].split() == ["batched-eigh", "5", "question(s),", "2", "in", "a", "room",
                                 "notebooks/batched-eigh/batched-eigh.ipynb"]
 
 

@@ -163,3 +163,16 @@ def practice_chapters(root: Path = ROOT) -> list[Chapter]:
             if only is None or chapter.entry in only:
                 found.append(chapter)
     return found
+
+
+# Lessons that are chapters of their own outside those parts and still ask a quiz: the lesson that opens the CPU
+# room's half day (tools/workshop/tracks.py), which a half day leaves without an exercise.
+QUIZ_LESSONS = ("notebooks/getting-started/know-your-accelerator",)
+
+
+def quiz_chapters(root: Path = ROOT) -> list[Chapter]:
+    """The chapters with a quiz, in book order: the practice chapters, and each lesson of QUIZ_LESSONS as a chapter
+    whose one notebook is itself."""
+    practice = {chapter.entry for chapter in practice_chapters(root)}
+    return [chapter if chapter.entry in practice else dataclasses.replace(chapter, notebooks=(chapter.entry,))
+            for chapter in toc_chapters(root) if chapter.entry in practice or chapter.entry in QUIZ_LESSONS]

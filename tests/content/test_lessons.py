@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tools.author.stamp import drifted
+from tools.author.stamp import drifted, stamped_cells
 from tools.checks import conventions, lesson_size
-from tools.course import ROOT, notebook_paths
+from tools.course import ROOT, cell_tags, notebook_paths, read_notebook
+from tools.lesson import HIDES_SOURCE
 
 NOTEBOOKS = notebook_paths()
 
@@ -41,3 +42,12 @@ def test_stamped_cells_match_their_snippets(path: Path) -> None:
 def test_is_within_the_size_limits(path: Path) -> None:
     problems = lesson_size.measure(path).problems() + lesson_size.exercise_floor_problems(path)
     assert problems == [], "; ".join(problems) + " (`python -m tools.checks.lesson_size NOTEBOOK` measures it)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_name)
+def test_every_stamped_cell_is_hidden_in_the_book(path: Path) -> None:
+    """A stamped cell is plumbing shared with other lessons or tools (the setup, helpers, the quiz runtime): the book
+    hides it, and so does a day's copy (tools/workshop/student.py collapses what the book hides)."""
+    shown = [f"stamp:{name}" for cell, name in stamped_cells(read_notebook(path))
+             if not set(cell_tags(cell)) & HIDES_SOURCE]
+    assert shown == [], f"tag these cells hide-input: {shown}"

@@ -1,10 +1,6 @@
 # Benchmark cell. Source: tools/snippets/eigh_benchmark.py;
 # tools/records/record_eigh.py records the same code into results/.
-import contextlib
 import importlib.util
-import time
-
-import threadpoolctl
 
 
 def random_symmetric(
@@ -43,38 +39,6 @@ def eigh_implementations(device: torch.device) -> dict[str, tuple]:
 
         found["cupy batched"] = (cupy.linalg.eigh, cupy.asarray)
     return found
-
-
-@contextlib.contextmanager
-def one_thread_each():
-    """Torch's thread pool and NumPy's BLAS at one thread each, put back afterwards.
-
-    Left alone, each starts a thread per core, and they fight over the cores.
-    """
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        with threadpoolctl.threadpool_limits(limits=1):
-            yield
-    finally:
-        torch.set_num_threads(threads)
-
-
-def cpu_seconds(fn, *args, min_run_time: float = 0.1) -> float:
-    """Median CPU time of fn(*args), one thread each.
-
-    CPU time, not wall time: other work on a busy machine is not counted.
-    """
-    with one_thread_each():
-        timer = torch.utils.benchmark.Timer(
-            stmt="fn(*args)", globals={"fn": fn, "args": args}, timer=time.process_time
-        )
-        return timer.blocked_autorange(min_run_time=min_run_time).median
-
-
-def eigh_timer(device: torch.device):
-    """CPU time on a CPU; on an accelerator, median_seconds (wall time, synced)."""
-    return cpu_seconds if device.type == "cpu" else median_seconds
 
 
 def benchmark_eigh(

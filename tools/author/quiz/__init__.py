@@ -1,6 +1,7 @@
 """The quiz's sources, read and validated: each chapter's questions (quizzes/*.yml) and the runtime that asks them.
 
-A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml) holds 3 to 8 questions. `lesson` is
+A quiz file `quizzes/<chapter>.yml` (the stem of the chapter page in _toc.yml, or of a lesson that is a chapter of its
+own, tools.course.QUIZ_LESSONS) holds 3 to 8 questions. `lesson` is
 the stem of the chapter's notebook that teaches the question, `answer` the index (from 0) of the correct choice, and
 `reason` one line:
 
@@ -33,7 +34,7 @@ from typing import Any
 
 import yaml
 
-from tools.course import ROOT, SNIPPETS, CourseError, practice_chapters
+from tools.course import ROOT, SNIPPETS, CourseError, cell_source, quiz_chapters, read_notebook
 
 QUIZZES = "quizzes"
 MIN_QUESTIONS, MAX_QUESTIONS = 3, 8
@@ -180,17 +181,24 @@ def _room(questions: list[Question], name: str) -> tuple[Question, ...]:
 
 
 def chapter_title(root: Path, entry: str) -> str:
-    page = root / f"{entry}.md"
-    first = page.read_text(encoding="utf-8").lstrip().split("\n", 1)[0] if page.is_file() else ""
+    """The title of a chapter page, or of a lesson that is a chapter of its own (its first cell's heading)."""
+    notebook = root / f"{entry}.ipynb"
+    if notebook.is_file():
+        cells = read_notebook(notebook)["cells"]
+        page, text = f"{entry}.ipynb", (cell_source(cells[0]) if cells else "")
+    else:
+        page = f"{entry}.md"
+        text = (root / page).read_text(encoding="utf-8") if (root / page).is_file() else ""
+    first = text.lstrip().split("\n", 1)[0]
     if not first.startswith("# "):
-        raise CourseError(f"{entry}.md: must open with a '# Title' line")
+        raise CourseError(f"{page}: must open with a '# Title' line")
     return first[2:].strip()
 
 
 def quizzes(root: Path = ROOT) -> list[Quiz]:
-    """Every chapter quiz in book order, validated; each practice chapter has exactly one."""
+    """Every chapter quiz in book order, validated; each chapter of tools.course.quiz_chapters has exactly one."""
     folder = root / QUIZZES
-    chapters = practice_chapters(root)
+    chapters = quiz_chapters(root)
     known = {chapter.stem for chapter in chapters}
     strays = sorted(p.name for p in folder.glob("*.y*ml") if p.stem not in known) if folder.is_dir() else []
     if strays:

@@ -299,3 +299,35 @@ def test_the_lab_carries_the_days_student_copies() -> None:
     assert ["--chown=learner", "_build/student/", "/home/learner/course/student/"] in copied
     for page in (DOCKERFILE, ROOT / "lab" / "README.md"):
         assert re.search(r"make student TRACK=\w+ DAY=(half|full)", page.read_text()), page
+
+
+# ---- what the pre-flight asks of a day ------------------------------------------------------------------------------
+
+def checks_run(day: str) -> list[str]:
+    """The checks the pre-flight's result cell runs with its DAY line set to `day`, each check a stub."""
+    (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "CHECKS = [" in cell_source(c)]
+    names = ["check_python", "check_torch", "check_packages", "check_device", "check_memory", "check_disk",
+             "check_inductor", "check_torchrun"]
+    namespace = {name: name for name in names} | {
+        "here": type("Device", (), {"type": "cpu"})(), "run_check": lambda check: check,
+        "result_table": lambda rows: (rows, None)}
+    exec(re.sub(r'^DAY = "\w+"', f'DAY = "{day}"', cell, count=1, flags=re.MULTILINE), namespace)
+    return list(namespace["table"])
+
+
+def test_only_a_full_day_asks_for_torchrun() -> None:
+    """A half day starts no two-process job, so its pre-flight leaves the torchrun row out (it failed on DAY "half"
+    before: the cell ran every check whatever the day)."""
+    assert "check_torchrun" in checks_run("full")
+    assert checks_run("half") == [name for name in checks_run("full") if name != "check_torchrun"]
+
+
+def test_the_inductor_row_is_never_red() -> None:
+    """No track lesson needs a C++ compiler: the Inductor row is amber without one, and not required."""
+    (source,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "def check_inductor" in cell_source(c)]
+    calls = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == "Check"]
+    statuses = {call.args[1].value for call in calls if isinstance(call.args[1], ast.Constant)}
+    assert len(statuses) == len(calls), "every row's status is a literal"
+    assert statuses == {"ok", "warn"}
+    assert "required=True" not in source and ", True" not in source

@@ -10,6 +10,7 @@ from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, read_notebook
 from tools.lesson import has_solutions
 from tools.workshop.lessons import exercises, lesson_entries
+from tools.workshop.colab import install_summary
 from tools.workshop.rooms import tables
 from tools.workshop.student import student_links
 from tools.workshop.tracks import (
@@ -254,7 +255,12 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
                                                     f"{lesson_size.ROOM_TIMING}.", guide)
     if BEGIN.format(name="student-copies") in text:
         text = replace_section(text, "student-copies", student_section(root), guide)
-    return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
+    found = {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
+    colab_page = root / "chapters" / "workshop-colab.md"
+    if colab_page.is_file():
+        found[colab_page] = replace_section(colab_page.read_text(encoding="utf-8"), "colab-install",
+                                            install_summary(), colab_page)
+    return found
 
 
 def stale_pages(root: Path = ROOT) -> list[Path]:

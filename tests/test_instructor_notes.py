@@ -6,7 +6,6 @@ fills before its integration tests)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest

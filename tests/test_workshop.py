@@ -599,6 +599,24 @@ def test_colab_gets_a_gpu_runtime_only_where_a_lesson_needs_nvidia(good_notebook
     assert colab.colab_runtime(result) == result, "setting it twice changes nothing"
 
 
+def test_colabs_setup_minutes_come_from_the_measurement(tmp_path: Path) -> None:
+    """The schedules' Colab setup is the measured install (plus the wheel's download at the measured throughput),
+    rounded up, and the restart's allowance: 90 s of install and 10 MB at 1 MB/s make 100 s, so 2 + 1 minutes."""
+    record = json.loads(colab.INSTALL_RECORD.read_text())
+    assert tracks.COLAB_SETUP == colab.setup_minutes() and tracks.COLAB_WELCOME == tracks.WELCOME + tracks.COLAB_SETUP
+    assert colab.install_summary().count(f"{round(colab.install_seconds())} s in all") == 1
+    made = tmp_path / "install.json"
+    made.write_text(json.dumps(record | {"install_seconds": 90, "cpu_wheel_bytes": 10e6, "throughput_bytes": 1e6,
+                                         "throughput_seconds": 1}))
+    assert colab.install_seconds(made) == 100 and colab.setup_minutes(made) == 2 + colab.RESTART_MINUTES
+    made.write_text(json.dumps(record | {"install_seconds": -1}))
+    with pytest.raises(CourseError, match="every measured number must be positive|needs positive"):
+        colab.install_seconds(made)
+    made.write_text(json.dumps({k: v for k, v in record.items() if k != "how"}))
+    with pytest.raises(CourseError, match="not a Colab install measurement"):
+        colab.install_seconds(made)
+
+
 def test_every_notebook_opens_on_the_right_colab_runtime() -> None:
     """Run `python -m tools.workshop colab` to fix a failure."""
     assert colab.colab_problems() == []

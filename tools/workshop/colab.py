@@ -89,9 +89,9 @@ def install_summary(path: Path = INSTALL_RECORD) -> str:
     count."""
     record = install_record(path)
     rate = float(record["throughput_bytes"]) / float(record["throughput_seconds"])
-    download = float(record["cpu_wheel_bytes"]) / rate
+    download, install = float(record["cpu_wheel_bytes"]) / rate, float(record["install_seconds"])
     return (f"Measured on {record['measured']}, on {record['machine']}, with Python {record['python']}, on a "
-            f"simulated fresh Colab CPU runtime: {record['how']} The install took {float(record['install_seconds']):.0f} "
+            f"simulated fresh Colab CPU runtime: {record['how']} The install took {install:.0f} "
             f"s, and the CPU wheel's {float(record['cpu_wheel_bytes']) / 1e6:.0f} MB at the registry's "
             f"{rate / 1e6:.0f} MB/s add {download:.0f} s: {install_seconds(path):.0f} s in all. The schedules count "
             f"{setup_minutes(path)} minutes a lesson for it (the \"setup\" minutes): that time rounded up to the "

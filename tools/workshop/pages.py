@@ -9,8 +9,8 @@ from tools.author import quiz
 from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, read_notebook
 from tools.lesson import has_solutions
-from tools.workshop.lessons import exercises, lesson_entries
 from tools.workshop.colab import install_summary
+from tools.workshop.lessons import exercises, lesson_entries
 from tools.workshop.rooms import tables
 from tools.workshop.student import student_links
 from tools.workshop.tracks import (

@@ -331,3 +331,19 @@ def test_the_inductor_row_is_never_red() -> None:
     assert len(statuses) == len(calls), "every row's status is a literal"
     assert statuses == {"ok", "warn"}
     assert "required=True" not in source and ", True" not in source
+
+
+def test_the_rooms_say_how_to_keep_a_mac_on_the_cpu() -> None:
+    """COURSE_DEVICE=cpu, which the setup cell reads, is set for Jupyter on macOS and on Windows (both shells) in the
+    setup page's section, and the CPU room's dry run and the notes (the CPU room, the Apple room's fallback) send
+    there; before issue 46 only the README and the setup cell named it."""
+    assert 'os.environ.get("COURSE_DEVICE") == "cpu"' in (ROOT / "tools" / "snippets" / "setup.py").read_text()
+    setup = (ROOT / "chapters" / "workshop-setup.md").read_text()
+    section = setup.split("(course-device)=", 1)[1].split("\n## ", 2)[1]
+    for line in ("COURSE_DEVICE=cpu jupyter lab", "set COURSE_DEVICE=cpu", '$env:COURSE_DEVICE = "cpu"',
+                 "%env COURSE_DEVICE=cpu"):
+        assert line in section, f"the setup page's COURSE_DEVICE section lacks {line!r}"
+    notes = (ROOT / "instructors" / "index.md").read_text()
+    mps = notes.split("## Apple silicon (MPS)", 1)[1].split("\n## ", 1)[0]
+    assert "{ref}`course-device`" in mps and "{ref}`course-device`" in notes.split("## Know your accelerator")[0]
+    assert "COURSE_DEVICE=cpu" in (ROOT / "instructors" / "dry-run.md").read_text().split("## CPU-only laptops")[1]

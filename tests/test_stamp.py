@@ -49,6 +49,6 @@ def test_bad_paths_get_clear_messages(tmp_path: Path, capsys: pytest.CaptureFixt
 def test_the_scanner_lesson_imports_the_installed_package() -> None:
     """The upgrade scanner is an installed package: its lesson imports it, and no cell carries a stamped copy (its
     one helper writes the sample project's notebook)."""
-    notebook = read_notebook(stamp.ROOT / "notebooks" / "migration" / "upgrade-scanner.ipynb")
+    notebook = read_notebook(ROOT / "notebooks" / "migration" / "upgrade-scanner.ipynb")
     assert [name for _, name in stamp.stamped_cells(notebook)] == ["install", "setup", "notebook_file", "quiz"]
     assert any("import torch_upgrade_scan" in cell_source(cell) for cell in notebook["cells"])

@@ -24,7 +24,7 @@ from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, cell_source, cell_tags, notebook_paths, read_notebook, write_notebook
 from tools.records import runs as runs_record
 from tools.workshop import __main__ as command_line
-from tools.workshop import colab, lessons, pages, rooms, student, timing, tracks
+from tools.workshop import colab, handout, lessons, pages, rooms, student, timing, tracks
 
 # Lessons the tracks of tools/workshop/rooms.yml ask for, by their _toc.yml entries.
 KYA = "notebooks/getting-started/know-your-accelerator"
@@ -223,6 +223,12 @@ def check_track(track: tracks.Track) -> None:
     checks = [i for i, slot in enumerate(slots) if slot.what == "Mid-day check"]
     assert len(checks) == 1 and slots[checks[0] + 1].what in ("Break", "Lunch"), "a mid-day check before a pause"
     assert track.day == "half" or slots[checks[0] + 1].what == "Lunch", "on a full day, before lunch"
+    cuts = sum(cut.minutes for cut in tracks.cut_plan(track))
+    if track.day == "half":
+        assert cuts >= tracks.HALF_DAY_CUTS and f"({cuts} in all)." in text, "a half day's cut plan, on its page"
+    else:
+        assert track.buffer >= tracks.FULL_DAY_BUFFER, "a full day's buffer"
+        assert f"Buffer: {track.buffer} minutes" in text, "on its page"
 
 
 @pytest.mark.parametrize("room", rooms.tables().rooms, ids=lambda room: room.key)
@@ -242,6 +248,38 @@ def test_the_books_tracks_teach_every_objective_within_their_day() -> None:
         check_track(track)
         scheduled = {slot.objective for slot in track.slots if slot.lesson}
         assert scheduled >= {o.key for o in rooms.tables().objectives if o.half_day or track.day == "full"}
+
+
+def test_a_full_day_without_its_buffer_or_a_half_day_without_cuts_is_a_problem() -> None:
+    """A full day that ends 5 minutes before its limit lacks its buffer; a half day whose lessons have nothing left to
+    cut (no exercise, quiz or run-along) gives back only its walk-through, less than HALF_DAY_CUTS."""
+    by_key = {(t.room.key, t.day): t for t in tracks.tracks()}
+    full = by_key["cpu", "full"]
+    late = full.buffer - 5
+    longer = dataclasses.replace(full, slots=(*full.slots[:-1], dataclasses.replace(
+        full.slots[-1], minutes=full.slots[-1].minutes + late)))
+    assert tracks.track_problems(longer) == [f"cpu full day: a buffer of 5 minutes, less than the "
+                                             f"{tracks.FULL_DAY_BUFFER} a full day keeps free"]
+    half = by_key["cpu", "half"]
+    bare = dataclasses.replace(half, slots=tuple(
+        dataclasses.replace(slot, lesson=dataclasses.replace(slot.lesson, questions=0, exercise_list=(),
+                                                             run_along=0),
+                            quiz=0, exercises=0, debrief=0, run_along=0, kept=())
+        if slot.lesson else slot for slot in half.slots))
+    assert [cut.what for cut in tracks.cut_plan(bare)] == ["reading"]
+    assert tracks.track_problems(bare) == [f"cpu half day: its cut plan gives back {tracks.WALK_THROUGH} minutes, "
+                                           f"less than the {tracks.HALF_DAY_CUTS} a half day needs"]
+
+
+def test_every_full_day_keeps_torchruns_exercise() -> None:
+    """The distributed objective is practised: torchrun's shortest exercise is never cut (keeps_exercise)."""
+    for track in tracks.tracks():
+        if track.day == "full":
+            (slot,) = [slot for slot in track.slots if slot.lesson and slot.lesson.entry == TORCHRUN]
+            assert slot.lesson is not None and slot.exercises > 0, f"{track.room.key}: torchrun's exercise is kept"
+            shortest = slot.lesson.exercise_list[0][0]
+            assert all((cut.entry, cut.label) != (TORCHRUN, shortest) for cut in tracks.cut_plan(track)), \
+                "and not in the cut plan"
 
 
 def test_the_books_tracks_ask_the_questions_of_the_lessons_they_teach() -> None:
@@ -417,7 +455,8 @@ def test_the_room_terms_reproduce_the_instructors_plan() -> None:
 def test_a_full_day_skips_the_sections_taught_earlier() -> None:
     for track in tracks.tracks():
         (upgrade,) = [slot for slot in track.slots if slot.lesson and slot.lesson.entry == UPGRADE]
-        if track.day == "half":
+        assert upgrade.lesson is not None
+        if track.day == "half" or upgrade.lesson.walk_through:  # a full day walks through it where it must
             assert upgrade.skip == 0 and upgrade.skipped == ()
             continue
         sections = tuple(section for section, _ in rooms.tables().overlaps[UPGRADE])
@@ -468,7 +507,7 @@ def test_pages_are_written_then_fresh_then_stale_again(track_course: Path) -> No
     text = guide.read_text()
     assert text.startswith("# Workshop\n\nHand-written text.") and text.endswith("More hand-written text.\n")
     assert "old schedule" not in text and "old objectives" not in text
-    assert "### CPU-only laptops or Colab: half day" in text and "### A mixed room: full day" in text
+    assert "### Colab in a browser: half day" in text and "### A mixed room: full day" in text
     path = track_course / f"{KNOBS}.ipynb"
     notebook = read_notebook(path)
     notebook["metadata"]["course"]["minutes"]["teaching"] = 31
@@ -552,6 +591,25 @@ def test_colab_gets_a_gpu_runtime_only_where_a_lesson_needs_nvidia(good_notebook
     else:
         assert "accelerator" not in result["metadata"] and result["metadata"]["colab"] == {"provenance": []}
     assert colab.colab_runtime(result) == result, "setting it twice changes nothing"
+
+
+def test_colabs_setup_minutes_come_from_the_measurement(tmp_path: Path) -> None:
+    """The schedules' Colab setup is the measured install (plus the wheel's download at the measured throughput),
+    rounded up, and the restart's allowance: 90 s of install and 10 MB at 1 MB/s make 100 s, so 2 + 1 minutes."""
+    record = json.loads(colab.INSTALL_RECORD.read_text())
+    assert tracks.COLAB_SETUP == colab.setup_minutes() and tracks.COLAB_WELCOME == tracks.WELCOME + tracks.COLAB_SETUP
+    assert colab.install_summary().count(f"{round(colab.install_seconds())} s in all") == 1
+    made = tmp_path / "install.json"
+    made.write_text(json.dumps(record | {"install_seconds": 90, "cpu_wheel_bytes": 10e6, "throughput_bytes": 1e6,
+                                         "throughput_seconds": 1}))
+    assert colab.install_seconds(made) == 100 and colab.setup_minutes(made) == 2 + colab.RESTART_MINUTES
+    made.write_text(json.dumps(record | {"install_seconds": -1}))
+    with pytest.raises(CourseError, match="every measured number must be positive|needs positive"):
+        colab.install_seconds(made)
+    made.write_text(json.dumps({k: v for k, v in record.items() if k != "how"}))
+    with pytest.raises(CourseError, match="not a Colab install measurement"):
+        colab.install_seconds(made)
+
 
 
 # ---- student notebooks ---------------------------------------------------------------------------------------------
@@ -649,8 +707,41 @@ def test_student_copies_of_one_rooms_day(tmp_path: Path, capsys: pytest.CaptureF
     assert f"wrote {len(written)} student notebook(s)" in capsys.readouterr().out
 
 
+def test_the_days_copies_come_with_a_handout_and_the_days_preflight(tmp_path: Path) -> None:
+    """The handout lists the day in order (each lesson's file, start and minutes), the notebook to open first, the
+    pre-flight and where help is, as Markdown and printable HTML; the pre-flight's copy checks for that day."""
+    for room, day in (("colab", "half"), ("cpu", "full")):
+        out = tmp_path / f"{room}-{day}"
+        assert command_line.main(["student", str(out), "--track", room, "--day", day]) == 0
+        (track,) = [t for t in tracks.tracks() if t.room.key == room and t.day == day]
+        text = (out / "index.md").read_text()
+        html = (out / "index.html").read_text()
+        lessons_in_order = [slot for slot in track.slots if slot.lesson and not slot.lesson.walk_through]
+        first = student.student_path(lessons_in_order[0].lesson.entry) if lessons_in_order[0].lesson else ""
+        assert f"Open first: `{first}`" in text
+        rows = [line for line in text.splitlines() if line.startswith("| ")]
+        positions = []
+        for slot in lessons_in_order:
+            assert slot.lesson is not None
+            row = f"| {pages.clock_time(slot.start)} | "
+            (line,) = [line for line in rows if line.startswith(row)]
+            assert f"`{student.student_path(slot.lesson.entry)}` | {slot.minutes} |" in line
+            positions.append(text.index(line))
+        assert positions == sorted(positions), "in teaching order"
+        assert "workshop/preflight.ipynb" in text and "troubleshooting.html" in text and "helper" in text
+        assert ("workshop-colab.html" in text) is track.room.colab, "the Colab page only for a Colab room"
+        assert "<table>" in html and html.count("<tr>") == text.count("\n| ") - 1, "the same table, in HTML"
+        preflight = read_notebook(out / "workshop" / "preflight.ipynb")
+        assert any(f'DAY = "{day}"' in cell_source(cell) for cell in preflight["cells"])
+
+
+def test_a_preflight_without_its_day_line_is_a_clear_error(good_notebook: dict[str, Any]) -> None:
+    with pytest.raises(CourseError, match=r"needs one code cell with one line `DAY = \"full\"`"):
+        handout.with_day(good_notebook, "half", Path("preflight.ipynb"))
+
+
 @pytest.mark.parametrize(("arguments", "message"), [
-    (["--track", "tpu", "--day", "half"], "error: unknown room 'tpu': one of nvidia, apple, cpu, mixed"),
+    (["--track", "tpu", "--day", "half"], "error: unknown room 'tpu': one of nvidia, apple, cpu, colab, mixed"),
     (["--track", "cpu", "--day", "morning"], "error: unknown day 'morning': half or full"),
     (["--day", "half"], "error: --track and --day go together"),
 ])

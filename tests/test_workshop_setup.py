@@ -299,3 +299,51 @@ def test_the_lab_carries_the_days_student_copies() -> None:
     assert ["--chown=learner", "_build/student/", "/home/learner/course/student/"] in copied
     for page in (DOCKERFILE, ROOT / "lab" / "README.md"):
         assert re.search(r"make student TRACK=\w+ DAY=(half|full)", page.read_text()), page
+
+
+# ---- what the pre-flight asks of a day ------------------------------------------------------------------------------
+
+def checks_run(day: str) -> list[str]:
+    """The checks the pre-flight's result cell runs with its DAY line set to `day`, each check a stub."""
+    (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "CHECKS = [" in cell_source(c)]
+    names = ["check_python", "check_torch", "check_packages", "check_device", "check_memory", "check_disk",
+             "check_inductor", "check_torchrun"]
+    namespace = {name: name for name in names} | {
+        "here": type("Device", (), {"type": "cpu"})(), "run_check": lambda check: check,
+        "result_table": lambda rows: (rows, None)}
+    exec(re.sub(r'^DAY = "\w+"', f'DAY = "{day}"', cell, count=1, flags=re.MULTILINE), namespace)
+    return list(namespace["table"])
+
+
+def test_only_a_full_day_asks_for_torchrun() -> None:
+    """A half day starts no two-process job, so its pre-flight leaves the torchrun row out (it failed on DAY "half"
+    before: the cell ran every check whatever the day)."""
+    assert "check_torchrun" in checks_run("full")
+    assert checks_run("half") == [name for name in checks_run("full") if name != "check_torchrun"]
+
+
+def test_the_inductor_row_is_never_red() -> None:
+    """No track lesson needs a C++ compiler: the Inductor row is amber without one, and not required."""
+    (source,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "def check_inductor" in cell_source(c)]
+    calls = [node for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name) and node.func.id == "Check"]
+    statuses = {call.args[1].value for call in calls if isinstance(call.args[1], ast.Constant)}
+    assert len(statuses) == len(calls), "every row's status is a literal"
+    assert statuses == {"ok", "warn"}
+    assert "required=True" not in source and ", True" not in source
+
+
+def test_the_rooms_say_how_to_keep_a_mac_on_the_cpu() -> None:
+    """COURSE_DEVICE=cpu, which the setup cell reads, is set for Jupyter on macOS and on Windows (both shells) in the
+    setup page's section, and the CPU room's dry run and the notes (the CPU room, the Apple room's fallback) send
+    there; before issue 46 only the README and the setup cell named it."""
+    assert 'os.environ.get("COURSE_DEVICE") == "cpu"' in (ROOT / "tools" / "snippets" / "setup.py").read_text()
+    setup = (ROOT / "chapters" / "workshop-setup.md").read_text()
+    section = setup.split("(course-device)=", 1)[1].split("\n## ", 2)[1]
+    for line in ("COURSE_DEVICE=cpu jupyter lab", "set COURSE_DEVICE=cpu", '$env:COURSE_DEVICE = "cpu"',
+                 "%env COURSE_DEVICE=cpu"):
+        assert line in section, f"the setup page's COURSE_DEVICE section lacks {line!r}"
+    notes = (ROOT / "instructors" / "index.md").read_text()
+    mps = notes.split("## Apple silicon (MPS)", 1)[1].split("\n## ", 1)[0]
+    assert "{ref}`course-device`" in mps and "{ref}`course-device`" in notes.split("## Know your accelerator")[0]
+    assert "COURSE_DEVICE=cpu" in (ROOT / "instructors" / "dry-run.md").read_text().split("## CPU-only laptops")[1]

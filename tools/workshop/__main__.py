@@ -15,7 +15,8 @@
                                                    binder/, the scanner and pyproject.toml, results/*.json
     python -m tools.workshop student [OUT] --track ROOM --day half|full
                                                    only the notebooks of that room's day (its lessons and the
-                                                   pre-flight); ROOM is a key of tools/workshop/rooms.yml
+                                                   pre-flight, its DAY set), and the day's handout beside them
+                                                   (index.md, index.html); ROOM is a key of tools/workshop/rooms.yml
 
 Everything is computed from each notebook's `course` metadata (minutes, exercises, platforms) and the tables of
 rooms and objectives in tools/workshop/rooms.yml, so the tracks and the index follow the book as it changes.
@@ -36,11 +37,12 @@ from pathlib import Path
 
 from tools.course import ROOT, CourseError, notebook_paths, read_notebook, write_notebook
 from tools.workshop.colab import colab_problems, colab_runtime
+from tools.workshop.handout import preflight_of_day, write_handout
 from tools.workshop.pages import schedules_section, write_pages
 from tools.workshop.rooms import tables
 from tools.workshop.student import write_student_branch, write_student_notebooks
 from tools.workshop.timing import print_timings, timings, write_timing
-from tools.workshop.tracks import taught_entries, tracks
+from tools.workshop.tracks import Track, taught_entries, tracks
 
 
 def parser() -> argparse.ArgumentParser:
@@ -67,9 +69,8 @@ def parser() -> argparse.ArgumentParser:
     return found
 
 
-def day_entries(room_key: str | None, day: str | None) -> set[str] | None:
-    """The notebooks a room's day hands out (its lessons, breakout parts included, and the pre-flight), or None for
-    every notebook; a CourseError for an unknown room or day."""
+def day_track(room_key: str | None, day: str | None) -> Track | None:
+    """The track of a room's day, or None for every notebook; a CourseError for an unknown room or day."""
     if room_key is None and day is None:
         return None
     if room_key is None or day is None:
@@ -80,6 +81,11 @@ def day_entries(room_key: str | None, day: str | None) -> set[str] | None:
     if day not in ("half", "full"):
         raise CourseError(f"unknown day {day!r}: half or full")
     (track,) = [t for t in tracks() if t.room.key == room_key and t.day == day]
+    return track
+
+
+def day_entries(track: Track) -> set[str]:
+    """The notebooks a room's day hands out: its lessons, breakout parts included, and the pre-flight."""
     taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
     return taught | {tables().preflight}
 
@@ -118,8 +124,16 @@ def main(argv: list[str] | None = None) -> int:
                 raise CourseError(f"{args.out}: exists and is not a folder")
             if args.branch and args.track is not None:
                 raise CourseError("--branch writes every copy: leave out --track and --day")
-            written = (write_student_branch(args.out) if args.branch
-                       else write_student_notebooks(args.out, entries=day_entries(args.track, args.day)))
+            track = day_track(args.track, args.day)
+            if args.branch:
+                written = write_student_branch(args.out)
+            elif track is None:
+                written = write_student_notebooks(args.out)
+            else:
+                written = write_student_notebooks(args.out, notebook_of=preflight_of_day(track.day),
+                                                  entries=day_entries(track))
+                for path in write_handout(args.out, track):
+                    print(f"wrote the day's handout {path}")
             print(f"wrote {len(written)} student notebook(s) under {args.out}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -9,10 +9,20 @@ from tools.author import quiz
 from tools.checks import lesson_size
 from tools.course import ROOT, CourseError, read_notebook
 from tools.lesson import has_solutions
+from tools.workshop.colab import install_summary
 from tools.workshop.lessons import exercises, lesson_entries
 from tools.workshop.rooms import tables
 from tools.workshop.student import student_links
-from tools.workshop.tracks import COVER_MINUTES, START, WALK_THROUGH, Slot, Track, cut_plan, tracks
+from tools.workshop.tracks import (
+    COVER_MINUTES,
+    FULL_DAY_BUFFER,
+    START,
+    WALK_THROUGH,
+    Slot,
+    Track,
+    cut_plan,
+    tracks,
+)
 
 BEGIN = "<!-- BEGIN GENERATED: {name} (python -m tools.workshop pages; do not edit by hand) -->"
 END = "<!-- END GENERATED: {name} -->"
@@ -30,6 +40,11 @@ def duration(minutes: int) -> str:
 
 def doc_link(entry: str) -> str:
     return f"{{doc}}`../{entry}`"
+
+
+def session_link(entry: str) -> str:
+    """A lesson's link, or "the platform breakout" for a breakout's joined entries (tracks.breakout)."""
+    return "the platform breakout" if "+" in entry else doc_link(entry)
 
 
 def slot_minutes(slot: Slot) -> str:
@@ -57,7 +72,12 @@ def cut_list(track: Track) -> str:
         if cut.what == "lesson":
             what = f"Move {doc_link(cut.entry)} to a second session"
         elif cut.what == "exercise":
-            what = f"Give {code_label(cut.label)} of {doc_link(cut.entry)} as homework"
+            what = f"Give {code_label(cut.label)} of {session_link(cut.entry)} as homework"
+        elif cut.what == "reading":
+            what = f"Skip the walk-through of {doc_link(cut.entry)}: give its page as reading"
+        elif cut.what == "run-along":
+            what = (f"Run {session_link(cut.entry)} on the projector: the room watches instead of running its cells "
+                    "along")
         else:
             what = "Ask one self-check question a lesson instead of two"
         rows.append(f"{number}. {what}: {cut.minutes} min ({total} in all).")
@@ -117,6 +137,9 @@ def track_table(track: Track) -> str:
             f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
     if notes:
         text += "\n\nNote: " + " ".join(notes)
+    if track.day == "full":
+        text += (f"\n\nBuffer: {track.buffer} minutes before the {duration(track.limit)} of a full day (at least "
+                 f"{FULL_DAY_BUFFER}), for a slow install, a question that takes longer, a late start.")
     text += ("\n\nWhen the room runs late, cut in this order, then what each lesson's instructor notes list under "
              "\"Cut when late\" ({doc}`../instructors/index`):")
     cuts = cut_list(track)
@@ -232,7 +255,12 @@ def expected_pages(root: Path = ROOT) -> dict[Path, str]:
                                                     f"{lesson_size.ROOM_TIMING}.", guide)
     if BEGIN.format(name="student-copies") in text:
         text = replace_section(text, "student-copies", student_section(root), guide)
-    return {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
+    found = {guide: text, root / "chapters" / "exercises.md": exercises_page(root)}
+    colab_page = root / "chapters" / "workshop-colab.md"
+    if colab_page.is_file():
+        found[colab_page] = replace_section(colab_page.read_text(encoding="utf-8"), "colab-install",
+                                            install_summary(), colab_page)
+    return found
 
 
 def stale_pages(root: Path = ROOT) -> list[Path]:

@@ -30,7 +30,7 @@ class Objective:
     text: str  # "By the end of the workshop, participants can ..."
     lessons: tuple[str, ...]  # what teaches it; "platform" lessons come from the room
     full_day_only: tuple[str, ...] = ()  # lessons a full day adds to it
-    half_day_exercise: bool = False  # a half day keeps this objective's shortest exercise, whatever the clock says
+    keeps_exercise: bool = False  # every day keeps this objective's shortest exercise, whatever the clock says
     half_day: bool = True  # False: only a full day has room for it
     half_day_walk_through: tuple[str, ...] = ()  # its lessons that a half day shows as a short walk-through
 
@@ -90,7 +90,7 @@ def _room(item: dict[str, Any]) -> Room:
 def _objective(item: dict[str, Any]) -> Objective:
     where = f"objective {item.get('key')!r}"
     return Objective(_text(item, "key", "an objective"), _text(item, "text", where), _entries(item, "lessons", where),
-                     _entries(item, "full_day_only", where), _flag(item, "half_day_exercise", where, False),
+                     _entries(item, "full_day_only", where), _flag(item, "keeps_exercise", where, False),
                      _flag(item, "half_day", where, True), _entries(item, "half_day_walk_through", where))
 
 

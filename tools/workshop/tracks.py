@@ -10,6 +10,7 @@ import dataclasses
 from pathlib import Path
 
 from tools.course import ROOT, CourseError
+from tools.workshop.colab import setup_minutes
 from tools.workshop.lessons import QUIZ_MINUTES, Lesson, lessons
 from tools.workshop.rooms import Room, tables
 
@@ -20,13 +21,15 @@ BREAK, LUNCH = 15, 45
 HALF_DAY_BREAK = 10  # a half day's breaks: two short ones fit its four hours with the room terms counted
 LUNCH_AFTER = 150  # minutes into a full day before lunch may start
 WELCOME = 20  # the opening: welcome, the first install (the install cell, a restart) and the pre-flight tables
-COLAB_WELCOME = 25  # the same in a room where some work on Colab: a first runtime, its install and restart
 MIDDAY_CHECK = 5  # instructors/mid-day-check.md, before the break nearest the middle of a half day, or lunch
 WALK_THROUGH = 10  # a lesson a half day shows on the projector instead of running it (half_day_walk_through)
 WRAP_UP = 10
-COLAB_SETUP = 2  # per lesson in a room that uses Colab: the notebook's install cell and a runtime restart
+COLAB_SETUP = setup_minutes()  # per lesson in a room that uses Colab: the install cell, measured, and the restart
+COLAB_WELCOME = WELCOME + COLAB_SETUP  # the same where some work on Colab: the pre-flight's runtime installs too
 COVER_MINUTES = 5  # a prerequisite lesson the track does not teach, summarised at the start of the lesson
 START = 9 * 60  # 09:00
+FULL_DAY_BUFFER = 10  # minutes a full day leaves free at least: its lessons plan to end this much before FULL_DAY
+HALF_DAY_CUTS = 15  # minutes a half day's cut plan gives back at least (a half day has no buffer)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -66,10 +69,16 @@ class Track:
     def limit(self) -> int:
         return HALF_DAY if self.day == "half" else FULL_DAY
 
+    @property
+    def buffer(self) -> int:
+        """The minutes the day leaves free before its limit."""
+        return self.limit - self.length
+
 
 @dataclasses.dataclass(frozen=True)
 class Cut:
-    what: str  # "lesson" (an extra: a second session), "exercise" (homework) or "quiz" (one question a lesson)
+    what: str  # "lesson" (an extra: a second session), "exercise" (homework), "quiz" (one question a lesson),
+    # "reading" (a walk-through given as reading) or "run-along" (the lesson on the projector, the room watching)
     entry: str  # the lesson it cuts from ("" for the quiz)
     label: str  # the exercise's label
     minutes: int  # what it gives back to the day
@@ -178,17 +187,18 @@ def with_midday_check(slots: list[Slot]) -> tuple[Slot, ...]:
 def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
     """The track of one room and day: every objective's lessons, then the room's extras that still fit (full day).
     A full day takes every exercise of a lesson; a half day its shortest one while the day allows (always for the
-    objectives marked half_day_exercise)."""
+    objectives marked keeps_exercise)."""
     missing = [entry for _, entry in track_lessons(room, day) if entry not in found]
     missing += [entry for entry in room.extras if day == "full" and entry not in found]
     if missing:
         raise CourseError(f"the {room.key} track needs {', '.join(missing)}, which the book does not have")
     ordered = sessions_of(room, day, found)
     limit = HALF_DAY if day == "half" else FULL_DAY
-    kept = {o.key for o in tables().objectives if o.half_day_exercise}
+    budget = limit if day == "half" else FULL_DAY - FULL_DAY_BUFFER  # a full day keeps its buffer free
+    kept = {o.key for o in tables().objectives if o.keeps_exercise}
 
     def fits(slots: tuple[Slot, ...]) -> bool:
-        return slots[-1].start + slots[-1].minutes - START <= limit
+        return slots[-1].start + slots[-1].minutes - START <= budget
 
     if day == "half":  # from no exercise up: each lesson's shortest while the day allows, the kept ones always
         sessions = [(o, lesson, 0) for o, lesson in ordered]
@@ -201,23 +211,29 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
             if fits(trial_slots) or objective in kept:
                 sessions, slots = trial, trial_slots
     else:  # from every exercise down: the last lesson that has two or more drops its longest, then the last lesson
-        # of an objective not kept whole drops its last, until the day fits
-        sessions = [(o, lesson, lesson.exercise_count) for o, lesson in ordered]
-        slots = plan(sessions, limit, room)
-        while not fits(slots):
-            longer = [i for i, (_, _, count) in enumerate(sessions) if count > 1]
-            longer = longer or [i for i, (o, _, count) in enumerate(sessions) if count == 1 and o not in kept]
-            if not longer:
-                break
-            objective, lesson, count = sessions[longer[-1]]
-            sessions[longer[-1]] = (objective, lesson, count - 1)
+        # of an objective not kept whole drops its last, until the day fits with its buffer; where it cannot, the
+        # lessons a half day walks through are walked through here too, and the exercises dropped again from all
+        walked = {entry for o in tables().objectives for entry in o.half_day_walk_through}
+        for walk in (False, True):
+            sessions = [(o, walk_through(lesson), 0) if walk and lesson.entry in walked
+                        else (o, lesson, lesson.exercise_count) for o, lesson in ordered]
             slots = plan(sessions, limit, room)
+            while not fits(slots):
+                longer = [i for i, (_, _, count) in enumerate(sessions) if count > 1]
+                longer = longer or [i for i, (o, _, count) in enumerate(sessions) if count == 1 and o not in kept]
+                if not longer:
+                    break
+                objective, lesson, count = sessions[longer[-1]]
+                sessions[longer[-1]] = (objective, lesson, count - 1)
+                slots = plan(sessions, limit, room)
+            if fits(slots):
+                break
     left_out = []
     for entry in room.extras if day == "full" else ():  # each with the exercises a track counts
         extra = found[entry]
         trial = [*sessions, ("extra", extra, extra.exercise_count)]
         trial_slots = plan(trial, limit, room)
-        if trial_slots[-1].start + trial_slots[-1].minutes - START <= limit:
+        if fits(trial_slots):
             sessions, slots = trial, trial_slots
         else:
             left_out.append(extra)
@@ -238,12 +254,14 @@ def slot_exercises(slot: Slot) -> tuple[tuple[str, int, int], ...]:
 
 def cut_plan(track: Track) -> list[Cut]:
     """What to cut when the room runs late, in order: the extra lessons (last first: a second session), then the
-    exercises as homework from the end of the day (each objective marked half_day_exercise keeps its first), then one
-    self-check question a lesson instead of two."""
+    exercises as homework from the end of the day (each objective marked keeps_exercise keeps its first), then one
+    self-check question a lesson instead of two, then the walk-throughs (their pages given as reading), then, until
+    the plan gives back HALF_DAY_CUTS minutes, each lesson's run-along from the end of the day (the instructor runs
+    its cells on the projector while the room watches)."""
     lesson_slots = [slot for slot in reversed(track.slots) if slot.lesson]
     cuts = [Cut("lesson", slot.lesson.entry, "", slot.minutes) for slot in lesson_slots
             if slot.lesson and slot.objective == "extra"]
-    protected = {o.key for o in tables().objectives if o.half_day_exercise}
+    protected = {o.key for o in tables().objectives if o.keeps_exercise}
     for slot in lesson_slots:
         if slot.lesson is None or slot.objective == "extra":
             continue
@@ -251,12 +269,21 @@ def cut_plan(track: Track) -> list[Cut]:
         cuts += [Cut("exercise", slot.lesson.entry, label, minutes + debrief)
                  for label, minutes, debrief in reversed(kept)]
     saved = sum(slot.quiz - QUIZ_MINUTES for slot in lesson_slots if slot.quiz > QUIZ_MINUTES)
-    return cuts + ([Cut("quiz", "", "", saved)] if saved else [])
+    cuts += [Cut("quiz", "", "", saved)] if saved else []
+    cuts += [Cut("reading", slot.lesson.entry, "", slot.minutes) for slot in lesson_slots
+             if slot.lesson and slot.lesson.walk_through]
+    for slot in lesson_slots:
+        if sum(cut.minutes for cut in cuts) >= HALF_DAY_CUTS:
+            break
+        if slot.lesson and slot.objective != "extra" and slot.run_along:
+            cuts.append(Cut("run-along", slot.lesson.entry, "", slot.run_along))
+    return cuts
 
 
 def track_problems(track: Track) -> list[str]:
     """What is wrong with a track: an objective not taught, a lesson the room cannot run, a prerequisite neither
-    taught before nor covered, a quiz that is not counted, a day too long."""
+    taught before nor covered, a quiz that is not counted, a day too long, a full day without its buffer, a half day
+    whose cut plan gives back too little."""
     name = f"{track.room.key} {track.day} day"
     problems = []
     taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
@@ -279,5 +306,12 @@ def track_problems(track: Track) -> list[str]:
         before.update(taught_entries(slot.lesson))
     if track.length > track.limit:
         problems.append(f"{name}: {track.length} minutes, more than the {track.limit} of a {track.day} day")
+    if track.day == "full" and track.buffer < FULL_DAY_BUFFER:
+        problems.append(f"{name}: a buffer of {track.buffer} minutes, less than the {FULL_DAY_BUFFER} a full day "
+                        "keeps free")
+    cuts = sum(cut.minutes for cut in cut_plan(track))
+    if track.day == "half" and cuts < HALF_DAY_CUTS:
+        problems.append(f"{name}: its cut plan gives back {cuts} minutes, less than the {HALF_DAY_CUTS} a half day "
+                        "needs")
     return problems
 

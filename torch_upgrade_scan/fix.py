@@ -226,7 +226,8 @@ def profiler_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit
     start, end = span(source, keyword)
     if replacement:
         return [(start, end, replacement)]
-    arguments = sorted([*call.args, *call.keywords], key=lambda n: (n.lineno, n.col_offset))
+    arguments: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    arguments.sort(key=lambda n: (n.lineno, n.col_offset))
     index = arguments.index(keyword)
     if index + 1 < len(arguments):  # up to the next argument
         return [(start, span(source, arguments[index + 1])[0], "")]
@@ -239,7 +240,8 @@ def linalg_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
     call = call_at(tree, finding)
     if call is None:
         return []
-    replacement = linalg_call(call, finding.detail.startswith("Tensor."), imported_as(tree, "torch"))
+    written = lambda node: ast.get_source_segment(source.text, node) or ast.unparse(node)  # noqa: E731
+    replacement = linalg_call(call, finding.detail.startswith("Tensor."), imported_as(tree, "torch"), written)
     if replacement is None:
         return []
     start, end = span(source, call)

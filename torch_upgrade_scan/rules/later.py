@@ -5,6 +5,7 @@ Not found: `Tensor.rename(...)` other than `rename(None)` (pathlib and pandas ob
 `.names` (many objects have one)."""
 
 import ast
+from collections.abc import Callable
 
 from torch_upgrade_scan.parse import module_text
 from torch_upgrade_scan.rules.context import Context
@@ -70,7 +71,7 @@ def find(found: Context) -> None:
 
 def method(found: Context, unit: int, node: ast.Call) -> None:
     """A method call on something that is no module (a tensor, as far as reading tells)."""
-    attr = node.func.attr
+    attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
     if attr in NAMED_METHODS or (attr == "rename" and is_none_only(node)):
         found.emit(unit, node.func, "named-tensors", f".{attr}(...)", "")
     elif attr in ("cholesky", "qr"):
@@ -92,11 +93,14 @@ def constant(node: ast.expr | None, default: bool) -> bool | None:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, bool) else None
 
 
-def linalg_call(node: ast.Call, is_method: bool, torch_name: str | None = "torch") -> str | None:
+def linalg_call(
+    node: ast.Call, is_method: bool, torch_name: str | None = "torch", text: Callable[[ast.expr], str] = ast.unparse
+) -> str | None:
     """The torch.linalg call that replaces torch.cholesky(A, upper) / torch.qr(A, some) or A.cholesky(upper) /
     A.qr(some), with the same result (upper=True: the upper factor; some=False: mode='complete'); None where it
     is not mechanical (a flag that is not a True or False literal, out=, *args, no name for torch).
-    `torch_name`: the name this file binds to torch (a method call, or a function imported by name, needs it)."""
+    `torch_name`: the name this file binds to torch (a method call, or a function imported by name, needs it);
+    `text`: the source of the matrix argument (as written, for --fix)."""
     func = node.func
     op = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     args = list(node.args)
@@ -114,7 +118,7 @@ def linalg_call(node: ast.Call, is_method: bool, torch_name: str | None = "torch
     flag = constant(args[1] if len(args) == 2 else keywords.get(flag_name), op == "qr")
     if flag is None:
         return None
-    matrix = ast.unparse(args[0])
+    matrix = text(args[0])
     if op == "cholesky":
         return f"{prefix}.linalg.cholesky({matrix}{', upper=True' if flag else ''})"
     return f"{prefix}.linalg.qr({matrix}{'' if flag else COMPLETE})"

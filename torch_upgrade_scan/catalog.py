@@ -230,8 +230,8 @@ RULES = {
             BREAKS,
             "torch.profiler.profile and torch.autograd.profiler.profile take no use_cuda= "
             "from 2.14 (TypeError; run on 2.14.1 and 2.15.0); 2.12 and 2.13 warn "
-            "(FutureWarning), and 2.12's torch.profiler.profile passed its activities on "
-            "without it (read in torch/profiler/profiler.py)",
+            "(FutureWarning), and 2.12's torch.profiler.profile ignores it: it passes its "
+            "activities= on unchanged (read in torch/profiler/profiler.py)",
             "torch.profiler.profile: activities=[ProfilerActivity.CPU, "
             "ProfilerActivity.CUDA] for use_cuda=True, [ProfilerActivity.CPU] for False; "
             "torch.autograd.profiler.profile: use_device='cuda' for True, nothing for "

@@ -57,7 +57,8 @@ a finding of these rules that --fix leaves needs a hand fix (--diff lists them o
 def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(
         prog="torch-upgrade-scan",
-        description="Find code that PyTorch 2.12 affects, with the fix for each. It reads Python files, "
+        description="Find code that PyTorch 2.12 affects, and the releases after it up to --target, with the fix "
+        "for each. It reads Python files, "
         "notebooks, shell scripts, Makefiles, CI YAML, Dockerfiles, requirements files and the code blocks of "
         "Markdown, Quarto and reStructuredText files.",
         epilog=EPILOG,

@@ -28,14 +28,16 @@ KNOB_WORDS = {
 }
 PATCHES = {"torch._dynamo.config.patch", "torch._inductor.config.patch"}
 LINALG = {"torch.cholesky": "cholesky", "torch.qr": "qr"}
+# Libraries whose objects have a cholesky() or qr() method of their own (gpytorch's kernel(X).cholesky() is a
+# LinearOperator's): in a module that uses one, a method call is no sign of a tensor's.
+OWN_FACTORS = ("gpytorch", "linear_operator", "sympy")
 KINETO = {"torch.profiler.profile", "torch.profiler.profiler.profile"}
 AUTOGRAD = {"torch.autograd.profiler.profile"}
 
 
 def find(found: Context) -> None:
     module, names, emit = found.module, found.names, found.emit
-    uses_torch = any(name.startswith("torch") for name in names.values())
-    if not uses_torch:
+    if not imports(found, ("torch",)):
         return
     for unit, node, name in found.loads():
         if name == "torch.align_tensors":
@@ -64,7 +66,7 @@ def find(found: Context) -> None:
         elif name.startswith("torch.") and name.count(".") == 1 and "names" in keywords:
             emit(unit, keywords["names"], "named-tensors", f"{name}(names=...)", "")
         elif name in LINALG:
-            emit(unit, node, "cholesky-qr", f"{name}(...)", linalg_fix(node, False))
+            emit(unit, node, "cholesky-qr", call_text(node), linalg_fix(node, False))
         elif not name and isinstance(node.func, ast.Attribute) and id(node.func) not in names:
             method(found, unit, node)
 
@@ -74,8 +76,21 @@ def method(found: Context, unit: int, node: ast.Call) -> None:
     attr = node.func.attr if isinstance(node.func, ast.Attribute) else ""
     if attr in NAMED_METHODS or (attr == "rename" and is_none_only(node)):
         found.emit(unit, node.func, "named-tensors", f".{attr}(...)", "")
-    elif attr in ("cholesky", "qr"):
-        found.emit(unit, node, "cholesky-qr", f"Tensor.{attr}(...)", linalg_fix(node, True))
+    elif attr in ("cholesky", "qr") and not imports(found, OWN_FACTORS):
+        found.emit(unit, node, "cholesky-qr", f"Tensor.{attr}: {call_text(node)}", linalg_fix(node, True))
+
+
+def imports(found: Context, packages: tuple[str, ...]) -> bool:
+    """Whether the module imports one of these packages (or from them) at module level: the imports are what a
+    module read in part keeps (partial.py)."""
+    bound = found.module.root.bindings.values()
+    return any(target and target.split(".")[0] in packages for binding in bound for _, target in binding)
+
+
+def call_text(node: ast.Call) -> str:
+    """A call as written, shortened: two calls on one line are two findings."""
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def is_none_only(node: ast.Call) -> bool:

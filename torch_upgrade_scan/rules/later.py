@@ -27,7 +27,7 @@ KNOB_WORDS = {
     knob.rpartition(".")[2]: release for knob, release in KNOBS.items() if not knob.endswith("mixed_mm")
 }
 PATCHES = {"torch._dynamo.config.patch", "torch._inductor.config.patch"}
-LINALG = {"torch.cholesky": "cholesky", "torch.qr": "qr"}
+LINALG = {"torch.cholesky", "torch.qr"}
 # Libraries whose objects have a cholesky() or qr() method of their own (gpytorch's kernel(X).cholesky() is a
 # LinearOperator's): in a module that uses one, a method call is no sign of a tensor's.
 OWN_FACTORS = ("gpytorch", "linear_operator", "sympy")

@@ -24,7 +24,7 @@ from IPython.core.inputtransformer2 import TransformerManager
 
 from tools.course import ROOT, cell_source, read_notebook
 from torch_upgrade_scan import cli, filescan, fix, scan
-from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, NO_RULE, RULES
+from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, NEWEST, NO_RULE, RULES
 from torch_upgrade_scan.findings import Finding, Report, severity_of
 from torch_upgrade_scan.notebook import split_cell
 from torch_upgrade_scan.reading import kind_of
@@ -475,7 +475,7 @@ def test_list_rules_and_explain(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--list-rules"]) == 0
     listed = capsys.readouterr().out.splitlines()[1:]
     assert [line.split()[0] for line in listed] == list(RULES)
-    assert all(line.split()[1] == RULES[line.split()[0]].severity for line in listed)
+    assert all(line.split()[2] == RULES[line.split()[0]].severity_at(NEWEST) for line in listed)
     assert cli.main(["--explain", "green-context-positional"]) == 0
     assert "Fix mode: --fix names the positional arguments" in capsys.readouterr().out
     assert cli.main(["--explain", "torchscript"]) == 0
@@ -941,7 +941,7 @@ def test_fix_then_rescan_exits_0_on_every_fixable_fixture(tmp_path: Path, capsys
     assert {f.rule for f in before} == set(fix.FIXABLE)
     assert {kind_of(Path(f.path)) for f in before} == {"python", "shell", "yaml", "docker"}
     assert cli.main([str(copy), "--fix"]) == 0
-    assert f"fixed {len(before)} finding(s) in 5 file(s); 0 need a hand fix" in capsys.readouterr().err
+    assert f"fixed {len(before)} finding(s) in 6 file(s); 0 need a hand fix" in capsys.readouterr().err
     assert cli.main([str(copy)]) == 0, capsys.readouterr().out
     assert "env:" not in (copy / "job_env.yml").read_text(), "a job's env mapping of the knob alone goes with it"
     assert (copy / "launch.sh").read_text().count("--master-port=29500") == 2, "one insertion per line"

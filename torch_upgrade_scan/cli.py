@@ -11,7 +11,7 @@ from typing import TextIO
 
 from torch_upgrade_scan import config as settings
 from torch_upgrade_scan import fix
-from torch_upgrade_scan.catalog import RULES, SEVERITIES
+from torch_upgrade_scan.catalog import NEWEST, RELEASES, RULES, SEVERITIES, rules_up_to
 from torch_upgrade_scan.reading import MAX_BYTES, NOTEBOOK_FACTOR
 from torch_upgrade_scan.reports import FORMATS, exit_code, render
 from torch_upgrade_scan.scan import scan_paths
@@ -57,7 +57,8 @@ a finding of these rules that --fix leaves needs a hand fix (--diff lists them o
 def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(
         prog="torch-upgrade-scan",
-        description="Find code that PyTorch 2.12 affects, with the fix for each. It reads Python files, "
+        description="Find code that PyTorch 2.12 affects, and the releases after it up to --target, with the fix "
+        "for each. It reads Python files, "
         "notebooks, shell scripts, Makefiles, CI YAML, Dockerfiles, requirements files and the code blocks of "
         "Markdown, Quarto and reStructuredText files.",
         epilog=EPILOG,
@@ -118,6 +119,13 @@ def parser() -> argparse.ArgumentParser:
     )
     command.add_argument("--diff", action="store_true", help="print the safe rewrites as a unified diff")
     command.add_argument("--fix", action="store_true", help="apply the safe rewrites to the files")
+    command.add_argument(
+        "--target",
+        default=NEWEST,
+        metavar="RELEASE",
+        help=f"the release you upgrade to: report the changes of the releases up to it "
+        f"({', '.join(RELEASES)}; default {NEWEST}), as ruff's target-version does",
+    )
     command.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     command.add_argument(
         "--explain",
@@ -157,12 +165,13 @@ def write(text: str, stream: TextIO) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
 
 
-def list_rules() -> str:
+def list_rules(target: str = NEWEST) -> str:
+    """The rules of the releases up to `target`: each one's release, and its severity for an upgrade to it."""
     width = max(map(len, RULES))
-    lines = [f"{'rule':{width}}  {'severity':8}  {'fix mode':9}  what changed in 2.12"]
-    for rule in RULES.values():
+    lines = [f"{'rule':{width}}  {'release':7}  {'severity':8}  {'fix mode':9}  what changed"]
+    for rule in rules_up_to(target):
         mode = "--fix" if rule.id in fix.FIXABLE else "judgement"
-        lines.append(f"{rule.id:{width}}  {rule.severity:8}  {mode:9}  {rule.changed}")
+        lines.append(f"{rule.id:{width}}  {rule.release:7}  {rule.severity_at(target):8}  {mode:9}  {rule.changed}")
     return "\n".join(lines)
 
 
@@ -191,8 +200,12 @@ def explain(rule_id: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     command = parser()
     args = command.parse_args(argv)
+    if args.target not in RELEASES:
+        write(f"error: --target: {args.target!r} is not a release the scanner knows ({', '.join(RELEASES)})",
+              sys.stderr)
+        return 2
     if args.list_rules:
-        write(list_rules(), sys.stdout)
+        write(list_rules(args.target), sys.stdout)
         return 0
     if args.explain is not None:
         if args.explain.lower() not in RULES:
@@ -221,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             select=config.select if select is None else select,
             ignore=config.ignore if ignore is None else ignore,
             max_bytes=args.max_bytes or config.max_bytes,
+            target=args.target,
         )
         report.findings = [f for f in report.findings if not config.ignored(f)]
         if args.diff or args.fix:

@@ -55,14 +55,14 @@ class FileScan:
                 self.exports)
         return not any(kept)
 
-    def add(self, unit, line, column, rule, detail, fix="", severity=""):
+    def add(self, unit, line, column, rule, detail, fix="", severity="", release=""):
         cell, offset = self.offsets.get(unit, (None, 0))
         column += self.indents.get(unit, 0)
         text = self.lines.get((cell, line + offset), "")
         if suppressed(text, rule, severity or RULES[rule].severity):
             return
         self.findings.append(
-            Finding(self.path, line + offset, rule, detail, cell, column, fix, severity)
+            Finding(self.path, line + offset, rule, detail, cell, column, fix, severity, release=release)
         )
 
     def keep_noqa_lines(self, text: str, cell: int | None = None) -> None:
@@ -158,9 +158,9 @@ class FileScan:
         """Apply the Python rules to a collected module; whether it compiles with
         fullgraph=True."""
 
-        def emit(unit, node, rule, detail, fix, severity=""):
+        def emit(unit, node, rule, detail, fix, severity="", release=""):
             column = node.col_offset + 1
-            self.add(unit, node.lineno, column, rule, detail, fix, severity)
+            self.add(unit, node.lineno, column, rule, detail, fix, severity, release)
 
         pending: list = []
         facts = python_findings(module, self.path, emit, pending, compiled_elsewhere, self.reexports)

@@ -33,10 +33,16 @@ class Finding:
     severity: str = ""
     file_line: int | None = None
     hand_fix: str = ""  # with --fix or --diff: why a finding of a rule that --fix rewrites is left to a person
+    release: str = ""  # the release that made this change, where it is not the rule's (one removed knob)
 
     @property
     def changed(self) -> str:
         return RULES[self.rule].changed
+
+    @property
+    def since(self) -> str:
+        """The release that made the change this finding reports."""
+        return self.release or RULES[self.rule].release
 
     def where(self) -> str:
         """`path:line:column`, where an editor jumps to; in a notebook `path:cell N:line:column` (as ruff writes
@@ -54,6 +60,7 @@ class Finding:
     def to_dict(self) -> dict:
         return {
             **dataclasses.asdict(self),
+            "release": self.since,
             "changed": self.changed,
         }
 

@@ -1,6 +1,6 @@
 """Fix mode: rewrite the findings whose fix is mechanical and safe.
 
-Three rules are fixed; every other rule needs judgement (its fix depends on what the code means) and is left
+Five rules are fixed; every other rule needs judgement (its fix depends on what the code means) and is left
 as a finding. Only Python files and shell-like files (shell scripts, Makefiles, CI YAML, Dockerfiles) are
 rewritten; notebooks and documentation (Markdown, reStructuredText) are not (a notebook's JSON would have to be
 rewritten cell by cell, and its outputs would no longer match its code).
@@ -15,8 +15,10 @@ import re
 from pathlib import Path
 
 from torch_upgrade_scan.findings import Finding
+from torch_upgrade_scan.parse import module_text
 from torch_upgrade_scan.reading import kind_of, read_python, reason, strip_prompt
 from torch_upgrade_scan.rules.inductor import KNOB, KNOB_ENV
+from torch_upgrade_scan.rules.later import linalg_call, profiler_keyword
 from torch_upgrade_scan.rules.shell import torchrun_without_port
 
 # What --fix does, per rule it can fix.
@@ -28,6 +30,15 @@ FIXABLE = {
     "(`os.environ['TORCHINDUCTOR_MAX_AUTOTUNE_DEFER_LAYOUT_FREEZING'] = ...`), and the variable's setting in a "
     "shell, Makefile, YAML or Dockerfile line (the line, where nothing else is left on it; a YAML `env:` mapping "
     "whose only key it is, with it); other uses need judgement",
+    "profiler-use-cuda": "rewrites use_cuda=True or False (a literal) in torch.profiler.profile as "
+    "activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA] or [ProfilerActivity.CPU] (read from the module the "
+    "call names, or a ProfilerActivity the file imports), and in torch.autograd.profiler.profile as "
+    "use_device=\"cuda\" or nothing; where activities= is given too, use_cuda= goes (2.12 did not pass it on). "
+    "Each form runs on 2.12",
+    "cholesky-qr": "rewrites torch.cholesky(A, upper) and A.cholesky(upper) as torch.linalg.cholesky(A, "
+    "upper=True where upper was True), torch.qr(A, some) and A.qr(some) as torch.linalg.qr(A, mode='complete' "
+    "where some was False): the same factors, on 2.12 too. A flag that is no True or False literal, out=, or a "
+    "method call in a file that does not `import torch` needs judgement",
     "port-29500": "adds --master-port=29500 after torchrun in a shell, Makefile, YAML (`run:`) or Dockerfile "
     "(`RUN`, `CMD`, `ENTRYPOINT` in shell form) line, which keeps 2.11's port, once a line; a Python literal "
     "29500 needs judgement",
@@ -167,6 +178,76 @@ def port_edits(source: Source, finding: Finding, kind: str = "shell") -> list[Ed
     return [(at, at, " --master-port=29500")]
 
 
+def call_at(tree: ast.AST, finding: Finding) -> ast.Call | None:
+    """The call a finding points at (its first line and column)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.lineno == finding.line and node.col_offset + 1 == finding.column:
+            return node
+    return None
+
+
+def imported_as(tree: ast.AST, module: str, name: str = "") -> str | None:
+    """The name a top-level import binds to `module` (`import torch`, `import torch as th`) or, with `name`, to
+    that member of it (`from torch.profiler import ProfilerActivity`)."""
+    for statement in getattr(tree, "body", []):
+        if isinstance(statement, ast.Import) and not name:
+            for alias in statement.names:
+                if alias.name == module:
+                    return alias.asname or alias.name
+        if isinstance(statement, ast.ImportFrom) and statement.module == module and name:
+            for alias in statement.names:
+                if alias.name == name:
+                    return alias.asname or alias.name
+    return None
+
+
+def span(source: Source, node: ast.AST) -> tuple[int, int]:
+    start = source.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+    return start, source.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+
+def profiler_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
+    """use_cuda= replaced (or removed, with the comma that separates it) in the profiler call of the finding."""
+    call = call_at(tree, finding)
+    if call is None:
+        return []
+    keyword = next(k for k in call.keywords if k.arg == "use_cuda")
+    kineto = finding.detail.startswith("torch.profiler")
+    activity = None
+    if isinstance(call.func, ast.Attribute):
+        activity = f"{module_text(call.func.value)}.ProfilerActivity"
+    elif (own := imported_as(tree, "torch.profiler", "ProfilerActivity")) is not None:
+        activity = own
+    elif (torch_name := imported_as(tree, "torch")) is not None:
+        activity = f"{torch_name}.profiler.ProfilerActivity"
+    replacement = profiler_keyword(call, kineto, activity)
+    if replacement is None:
+        return []
+    start, end = span(source, keyword)
+    if replacement:
+        return [(start, end, replacement)]
+    arguments: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+    arguments.sort(key=lambda n: (n.lineno, n.col_offset))
+    index = arguments.index(keyword)
+    if index + 1 < len(arguments):  # up to the next argument
+        return [(start, span(source, arguments[index + 1])[0], "")]
+    if index:  # from the end of the one before
+        return [(span(source, arguments[index - 1])[1], end, "")]
+    return [(start, span(source, call)[1] - 1, "")]  # the only one: up to the closing bracket
+
+
+def linalg_edits(tree: ast.AST, source: Source, finding: Finding) -> list[Edit]:
+    call = call_at(tree, finding)
+    if call is None:
+        return []
+    written = lambda node: ast.get_source_segment(source.text, node) or ast.unparse(node)  # noqa: E731
+    replacement = linalg_call(call, finding.detail.startswith("Tensor."), imported_as(tree, "torch"), written)
+    if replacement is None:
+        return []
+    start, end = span(source, call)
+    return [(start, end, replacement)]
+
+
 def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, list[Finding]]:
     """The file's text with every fixable finding rewritten, and the findings fixed."""
     kind = kind_of(path)
@@ -187,6 +268,10 @@ def fixed_text(path: Path, text: str, findings: list[Finding]) -> tuple[str, lis
             found = green_context_edits(tree, source, finding)
         elif tree is not None and finding.rule == "defer-layout-freezing":
             found = knob_edits(tree, source, finding)
+        elif tree is not None and finding.rule == "profiler-use-cuda":
+            found = profiler_edits(tree, source, finding)
+        elif tree is not None and finding.rule == "cholesky-qr":
+            found = linalg_edits(tree, source, finding)
         elif kind in SHELL_KINDS and finding.rule == "defer-layout-freezing":
             found = env_edits(source, finding, kind)
         elif kind in SHELL_KINDS and finding.rule == "port-29500":
@@ -220,6 +305,8 @@ def left_because(finding: Finding) -> str:
         return "documentation is not rewritten: edit its text"
     if kind == "python" and finding.rule == "port-29500":
         return "a 29500 in Python needs judgement"
+    if kind == "python":
+        return "not mechanical here: " + FIXABLE[finding.rule].rpartition(". ")[2]
     return "no safe rewrite of this line (it shares the line with other code, or is not a shell command)"
 
 

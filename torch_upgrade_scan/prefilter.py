@@ -70,6 +70,17 @@ PYTHON_NEEDS = {
     # a process group with a multi-device backend string ("cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"), or with
     # a backend passed by name, which a function of another file may return
     "torchcomms-one-device": Needs((b"init_process_group",), (MULTI_DEVICE, BACKEND_BY_NAME)),
+    # the rules of later releases (rules/later.py)
+    "named-tensors": Needs(
+        (b"names", b"align_", b"rename"),
+        (re.compile(rb"(?:refine|has)_names|align_(?:to|as|tensors)\b|rename\(None\)|names\s*=\s*[(\[]"),),
+    ),
+    "ddp-broadcast-buffers": Needs((b"broadcast_buffers",)),
+    "removed-compiler-knobs": Needs(
+        (b"skip_fsdp_hooks", b"force_same_precision", b"partitioned_scatter", b"nvgemm_max", b"autoheuristic")
+    ),
+    "cholesky-qr": Needs((b"cholesky(", b"qr(")),
+    "profiler-use-cuda": Needs((b"use_cuda",)),
 }
 # ... and the other half of that: a function that returns a multi-device string (one of its pairs names a
 # backend), which the scan of a whole project matches with the process groups of other files.
@@ -82,6 +93,12 @@ TEXT_NEEDS = {
         (b"torchrun", b"torch.distributed.run", b"torch.distributed.launch")
     ),
     "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
+    # a Python floor in pyproject.toml, setup.cfg or environment.yml, and torch (rules/packaging.py)
+    "python-310": Needs(
+        (b"python",),
+        (re.compile(rb"(?:requires-python|python_requires)\s*=|-\s*python\s*[=<>~!]"),),
+        (re.compile(rb"torch"),),
+    ),
 }
 UNIQUE_NEEDS = {
     "python": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER])),
@@ -99,6 +116,11 @@ LOCAL_RULES = {
     "defer-layout-freezing",
     "cu128-wheels",
     "torchcomms-p2p",  # pairs calls of one scope, each of which holds its trigger
+    "named-tensors",
+    "ddp-broadcast-buffers",
+    "removed-compiler-knobs",
+    "cholesky-qr",
+    "profiler-use-cuda",
 }
 WHOLE_FILE_NEEDS = tuple(
     dict.fromkeys([need for rule, need in PYTHON_NEEDS.items() if rule not in LOCAL_RULES] + [BACKEND_HELPER])

@@ -17,6 +17,7 @@ from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
 from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading
+from torch_upgrade_scan.rules import packaging
 
 # Files larger than this are not parsed (an error names each one that mentions
 # torch): time grows linearly with size (README, "Speed and size": a 1 MB module
@@ -105,6 +106,10 @@ def scan_text(scan: FileScan, text: str, kind: str) -> None:
     elif kind in ("markdown", "rst"):
         blocks = markdown_blocks(lines) if kind == "markdown" else rst_blocks(lines)
         scan_blocks(scan, blocks)
+    elif kind == "requirements":
+        numbered = list(enumerate(lines, start=1))
+        for line, column, detail in packaging.findings(Path(scan.path).name, numbered):
+            scan.add(0, line, column, "python-310", detail)
 
 
 def scan_blocks(scan: FileScan, blocks: list) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from torch_upgrade_scan.catalog import RULES
+from torch_upgrade_scan.catalog import NEWEST, RULES, release_key
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.findings import Finding, Report
 from torch_upgrade_scan.notebook import scan_notebook_into
@@ -136,11 +136,12 @@ def collect(scans) -> Report:
     return report
 
 
-def finish(report: Report, select=(), ignore=()) -> Report:
+def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report:
     """Keep a port finding only with evidence that its file runs under torchrun
     (it reads LOCAL_RANK and the like, or a torchrun line anywhere launches it);
     keep a process group whose backend comes from a function of another file where that function returns a
-    multi-device string; then filter by rule or severity and sort."""
+    multi-device string; keep the changes of the releases up to `target`, each with its severity there; then
+    filter by rule or severity and sort."""
     for finding, launcher in report.pending:
         if launcher or Path(finding.path).name in report.launched:
             report.findings.append(finding)
@@ -150,6 +151,12 @@ def finish(report: Report, select=(), ignore=()) -> Report:
             detail = f"backend={report.helpers[helper]!r} (returned by {helper})"
             report.findings.append(dataclasses.replace(finding, detail=detail))
     report.via_helpers = []
+    report.findings = [
+        dataclasses.replace(f, severity=f.severity or RULES[f.rule].severity_at(target))
+        if RULES[f.rule].breaks_from else f
+        for f in report.findings
+        if release_key(f.since) <= release_key(target)
+    ]
 
     def wanted(f: Finding) -> bool:
         severity = f.severity or RULES[f.rule].severity
@@ -255,9 +262,10 @@ def noting_python(files: Iterator[str], python: list) -> Iterator[str]:
 
 
 def scan_paths(
-    paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES
+    paths, jobs: int = 1, exclude=(), select=(), ignore=(), max_bytes: int = MAX_BYTES, target: str = NEWEST
 ) -> Report:
-    """Scan files and folders; `jobs` processes (this one among them) for large trees."""
+    """Scan files and folders; `jobs` processes (this one among them) for large trees; report the changes of
+    the releases up to `target`."""
     start = time.perf_counter()
     listing = Report()
     python: list = []  # the Python files listed, which may import a module that re-exports torch's names
@@ -266,7 +274,7 @@ def scan_paths(
     report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders
-    finish(report, select, ignore)
+    finish(report, select, ignore, target)
     report.seconds = time.perf_counter() - start
     return report
 

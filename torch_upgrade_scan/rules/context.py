@@ -8,7 +8,8 @@ from typing import Any
 
 from torch_upgrade_scan.parse import Module
 
-# emit(unit, node, rule, detail, fix, severity=""): report a finding at a node
+# emit(unit, node, rule, detail, fix, severity="", release=""): report a finding at a node (release: where
+# it is not the rule's)
 Emit = Callable[..., None]
 
 

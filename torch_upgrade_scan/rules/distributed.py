@@ -13,9 +13,12 @@ from torch_upgrade_scan.strings import helper_called, returned_texts, string_val
 FUNCOL = {
     "all_reduce": "funcol.all_reduce(t, 'sum', group)",
     "broadcast": "funcol.all_reduce(t * (dist.get_rank() == src), 'sum', group)",
-    "all_gather": "funcol.all_gather_tensor_autograd(t, 0, group) (one tensor: the "
-    "list concatenated along dim 0)",
-    "reduce_scatter": "funcol.reduce_scatter_tensor_autograd(t, 'sum', 0, group)",
+    # from 2.13 the *_tensor names warn (FutureWarning) in eager mode; 2.12 has only those
+    "all_gather": "funcol.all_gather_single_autograd(t, 0, group) from 2.13, "
+    "funcol.all_gather_tensor_autograd (the same arguments, which warns in eager mode from 2.13) on 2.12 (one "
+    "tensor: the list concatenated along dim 0)",
+    "reduce_scatter": "funcol.reduce_scatter_single_autograd(t, 'sum', 0, group) from 2.13, "
+    "funcol.reduce_scatter_tensor_autograd (the same arguments, which warns in eager mode from 2.13) on 2.12",
     "all_to_all_single": "funcol.all_to_all_single_autograd(t, None, None, group)",
 }
 FUNCOL_NOTES = {  # where the obvious replacement is wrong

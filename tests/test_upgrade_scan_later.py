@@ -1,0 +1,204 @@
+"""The scanner for an upgrade past 2.12 (issue 51): `--target`, the rules of 2.13 to 2.15 and the corrected 2.12
+rules, each proven right and wrong on fixtures; and each release a rule names checked on the wheels of the
+version matrix (torch-matrix.txt), so that a release that changes one of these facts fails here."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tools.execute import matrix
+from torch_upgrade_scan import cli, scan
+from torch_upgrade_scan.catalog import NEWEST, RELEASES, RULES, release_key, rules_up_to
+from torch_upgrade_scan.findings import severity_of
+from torch_upgrade_scan.rules.distributed import dist_nn_fix
+from torch_upgrade_scan.rules.later import KNOBS
+
+pytestmark = pytest.mark.integration  # scans of fixture folders, and a probe in each release's environment
+
+FIXTURES = Path(__file__).parent / "fixtures" / "upgrade_scan"
+LATER = FIXTURES / "later"
+# The rules of 2.12, before issue 51 added the later releases: `--target 2.12` reports exactly these.
+RULES_OF_2_12 = [
+    "torchscript", "dist-nn-functional", "port-29500", "green-context-positional", "stream-capturing",
+    "metadata-json", "magma", "defer-layout-freezing", "cu128-wheels", "cuda-source-build", "fullgraph-no-frames",
+    "fsdp2-fullgraph", "torchcomms-p2p", "torchcomms-one-device",
+]
+
+
+def test_target_2_12_reports_exactly_the_rules_of_2_12(capsys: pytest.CaptureFixture[str]) -> None:
+    assert [rule.id for rule in rules_up_to("2.12")] == RULES_OF_2_12
+    old = scan.scan_paths([FIXTURES], target="2.12").findings
+    new = scan.scan_paths([FIXTURES]).findings
+    assert {f.rule for f in old} == set(RULES_OF_2_12)
+    assert {(f.path, f.line, f.rule) for f in old} == {(f.path, f.line, f.rule) for f in new if f.since == "2.12"}
+    assert cli.main(["--list-rules", "--target", "2.12"]) == 0
+    assert [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]] == RULES_OF_2_12
+
+
+@pytest.mark.parametrize("target", ["2.13", "2.14", "2.15"])
+def test_a_target_keeps_the_changes_up_to_it(target: str) -> None:
+    """train_later.py holds changes of 2.13, 2.14 and 2.15 (one knob per release): a target keeps those up to it."""
+    found = scan.scan_paths([LATER], target=target).findings
+    assert found and {f.since for f in found} == {r for r in RELEASES[1:] if release_key(r) <= release_key(target)}
+
+
+def test_list_rules_shows_each_rules_release(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--list-rules"]) == 0
+    rows = [line.split()[:3] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert [row[0] for row in rows] == list(RULES)
+    assert all(row[1] == RULES[row[0]].release and row[2] == RULES[row[0]].severity_at(NEWEST) for row in rows)
+    assert {row[1] for row in rows} == set(RELEASES)
+
+
+@pytest.mark.parametrize("value", ["2.16", "2.11", "2.15.0", "latest", ""])
+def test_a_bad_target_is_a_one_line_error(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--target", value, str(LATER)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: --target: ") and "2.12, 2.13, 2.14, 2.15" in err
+
+
+def test_severity_follows_the_target() -> None:
+    """fullgraph=True with no compiled frame raises RuntimeError from 2.13; metadata_json is gone in 2.15."""
+    compiled = FIXTURES / "dispatch_mode.py"
+    assert {severity_of(f) for f in scan.scan_paths([compiled], target="2.12").findings} == {"warns"}
+    assert {severity_of(f) for f in scan.scan_paths([compiled], target="2.13").findings} == {"breaks"}
+    profiled = FIXTURES / "profiler_use.py"
+    metadata = {t: {severity_of(f) for f in scan.scan_paths([profiled], target=t).findings
+                    if f.rule == "metadata-json"} for t in ("2.14", "2.15")}
+    assert metadata == {"2.14": {"warns"}, "2.15": {"breaks"}}
+
+
+def test_the_corrected_texts_say_what_later_releases_did() -> None:
+    assert "FutureWarning, shown by default" in RULES["torchscript"].changed
+    assert "in 2.12, 2.13 and 2.14" in RULES["metadata-json"].changed and "from 2.14" in RULES["metadata-json"].fix
+    assert "raise RuntimeError" in RULES["fullgraph-no-frames"].changed
+    for rule in ("torchcomms-p2p", "torchcomms-one-device"):
+        assert "still leave opt-in" in RULES[rule].changed and "default planned" not in RULES[rule].changed
+    # funcol's all_gather_tensor[_autograd] and reduce_scatter_tensor[_autograd] warn in eager mode from 2.13
+    for op, new, old in [("all_gather", "all_gather_single_autograd", "all_gather_tensor_autograd"),
+                         ("reduce_scatter", "reduce_scatter_single_autograd", "reduce_scatter_tensor_autograd")]:
+        fix = dist_nn_fix(op)
+        assert f"funcol.{new}(" in fix and fix.index(new) < fix.index(old), fix
+
+
+def test_fix_rewrites_give_the_same_results_on_the_installed_torch(tmp_path: Path) -> None:
+    """factors.py's linalg and profiler rewrites run on 2.12 and give the same factors (upper= and some= kept)."""
+    copy = tmp_path / "factors.py"
+    shutil.copy(FIXTURES / "fixable" / "factors.py", copy)
+    probe = ("import importlib.util, sys, torch, warnings; warnings.simplefilter('ignore');"
+             "spec = importlib.util.spec_from_file_location('f', sys.argv[1]);"
+             "m = importlib.util.module_from_spec(spec);"
+             "spec.loader.exec_module(m); torch.manual_seed(0); a = torch.randn(4, 4, dtype=torch.float64);"
+             "torch.save(m.factors(a), sys.argv[2]); m.profiled(a)")
+    python = str(matrix.venv_python(matrix.taught_release()))
+    subprocess.run([python, "-c", probe, str(copy), str(tmp_path / "before.pt")], check=True)
+    assert cli.main([str(copy), "--fix", "--target", "2.14"]) == 0
+    text = copy.read_text()
+    assert "torch.cholesky(" not in text and "use_cuda" not in text and "mode='complete'" in text
+    subprocess.run([python, "-c", probe, str(copy), str(tmp_path / "after.pt")], check=True)
+    check = ("import torch, sys; b, a = torch.load(sys.argv[1]), torch.load(sys.argv[2]);"
+             "[torch.testing.assert_close(x, y) for x, y in zip(b, a, strict=True)]")
+    subprocess.run([python, "-c", check, str(tmp_path / "before.pt"), str(tmp_path / "after.pt")], check=True)
+
+
+def test_a_non_literal_flag_is_left_for_a_hand_fix(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy = shutil.copytree(LATER, tmp_path / "later")
+    assert cli.main([str(copy), "--diff", "--select", "profiler-use-cuda,cholesky-qr"]) == 1
+    captured = capsys.readouterr()
+    assert "-    with torch.autograd.profiler.profile(use_cuda=True)" in captured.out
+    assert "profile(use_cuda=...): needs a hand fix: not mechanical here" in captured.err
+
+
+def test_python_310_needs_an_uncapped_torch_and_python_3_10() -> None:
+    found = [(f.path, f.line) for f in scan.scan_paths([LATER]).findings if f.rule == "python-310"]
+    assert found == [(str(LATER / "py310" / "pyproject.toml"), 6)], "environment.yml caps torch; py311 needs 3.11"
+
+
+# ---- the releases, checked on the version matrix's wheels ---------------------------------------------------
+
+PROBE = r"""
+import importlib.metadata, inspect, json, warnings
+import torch
+import torch.distributed.config as dist_config
+import torch.distributed._functional_collectives as funcol
+from torch.autograd.profiler_util import FunctionEvent
+facts = {"release": ".".join(torch.__version__.split("+")[0].split(".")[:2])}
+facts["use_torchcomms"] = dist_config.use_torchcomms
+torch._dynamo.config.disable = True
+try:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.compile(lambda x: x + 1, fullgraph=True)(torch.ones(2))
+    facts["fullgraph_no_frames_raises"] = False
+except RuntimeError:
+    facts["fullgraph_no_frames_raises"] = True
+torch._dynamo.config.disable = False
+event = FunctionEvent(id=0, name="aten::sin", thread=0, start_us=0, end_us=1)
+facts["event_metadata"] = hasattr(event, "metadata")
+facts["metadata_json_gone"] = not hasattr(FunctionEvent, "metadata_json")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    torch.jit.script(torch.nn.Identity())
+facts["jit_future_warning"] = any(w.category is FutureWarning for w in caught)
+facts["use_cuda_gone"] = all("use_cuda" not in inspect.signature(p.__init__).parameters
+                             for p in (torch.profiler.profile, torch.autograd.profiler.profile))
+try:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.cholesky(torch.eye(2)), torch.eye(2).qr()
+    facts["cholesky_qr_raise"] = False
+except RuntimeError:
+    facts["cholesky_qr_raise"] = True
+facts["named_tensors_gone"] = not hasattr(torch.Tensor, "refine_names") and not hasattr(torch, "align_tensors")
+ddp = inspect.signature(torch.nn.parallel.DistributedDataParallel.__init__).parameters
+facts["forward_sync_buffers"] = "forward_sync_buffers" in ddp
+facts["funcol_all_gather_tensor_warns"] = "FutureWarning" in inspect.getsource(funcol.all_gather_tensor)
+knobs = {}
+for knob in KNOBS:
+    owner, _, name = knob.rpartition(".")
+    module = torch
+    for part in owner.split(".")[1:]:
+        module = getattr(module, part)
+    knobs[knob] = hasattr(module, name)
+facts["knobs"] = knobs
+facts["requires_python"] = importlib.metadata.metadata("torch")["Requires-Python"]
+print(json.dumps(facts))
+"""
+
+
+def matrix_pythons() -> list:
+    """(release, python) of each release of the version matrix whose environment is here."""
+    found = [(r, matrix.VENVS / f"torch-{r}" / "bin" / "python") for r in matrix.releases()[1:]]
+    taught = matrix.ROOT / ".venv" / "bin" / "python"
+    return [pytest.param(r, p, id=r) for r, p in [(matrix.releases()[0], taught), *found]]
+
+
+@pytest.mark.parametrize(("release", "python"), matrix_pythons())
+def test_each_rules_release_holds_on_the_matrix_wheels(release: str, python: Path) -> None:
+    if not python.exists():
+        pytest.skip(f"no environment for torch {release} here (`make matrix` makes it)")
+    source = f"KNOBS = {KNOBS!r}\n{PROBE}"
+    facts = json.loads(subprocess.run([str(python), "-c", source], check=True, capture_output=True,
+                                      text=True, timeout=600).stdout.splitlines()[-1])
+    at = release_key(facts["release"])
+
+    def since(rule: str) -> bool:
+        return at >= release_key(RULES[rule].release)
+
+    assert facts["use_torchcomms"] is False, "torchcomms is still opt-in: the torchcomms texts say so"
+    assert facts["fullgraph_no_frames_raises"] is (at >= release_key(RULES["fullgraph-no-frames"].breaks_from))
+    assert facts["metadata_json_gone"] is (at >= release_key(RULES["metadata-json"].breaks_from))
+    assert facts["event_metadata"] is (at >= (2, 14)), "metadata-json's fix: event.metadata from 2.14"
+    assert facts["jit_future_warning"] is (at >= (2, 14)), "torchscript's text: a FutureWarning from 2.14"
+    assert facts["funcol_all_gather_tensor_warns"] is (at >= (2, 13)), "dist-nn-functional's fix"
+    assert facts["use_cuda_gone"] is since("profiler-use-cuda")
+    assert facts["cholesky_qr_raise"] is since("cholesky-qr")
+    assert facts["named_tensors_gone"] is since("named-tensors")
+    assert facts["forward_sync_buffers"] is since("ddp-broadcast-buffers")
+    assert facts["knobs"] == {knob: at < release_key(removed) for knob, removed in KNOBS.items()}
+    assert (facts["requires_python"] == ">=3.11") is since("python-310"), facts["requires_python"]

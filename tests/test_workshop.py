@@ -604,7 +604,7 @@ def test_colabs_setup_minutes_come_from_the_measurement(tmp_path: Path) -> None:
                                          "throughput_seconds": 1}))
     assert colab.install_seconds(made) == 100 and colab.setup_minutes(made) == 2 + colab.RESTART_MINUTES
     made.write_text(json.dumps(record | {"install_seconds": -1}))
-    with pytest.raises(CourseError, match="every measured number must be positive|needs positive"):
+    with pytest.raises(CourseError, match=r"every measured number must be positive|needs positive"):
         colab.install_seconds(made)
     made.write_text(json.dumps({k: v for k, v in record.items() if k != "how"}))
     with pytest.raises(CourseError, match="not a Colab install measurement"):

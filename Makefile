@@ -105,8 +105,9 @@ lint: $(VENV)/.test-deps
 	$(TIMED) lint -- $(BIN)/ruff check tools tests notebooks torch_upgrade_scan _ext
 	$(TIMED) zizmor -- $(BIN)/zizmor --offline --no-progress .github
 
-# Every edition translates every message of the English as it is now: none missing, empty or fuzzy, markup and
-# glossary terms kept (tools/editions/). After an English change: `make editions-update`, then translate.
+# Every translated message keeps its English's markup, numbers and glossary terms (tools/editions/); an untranslated
+# or fuzzy one shows in English, marked on its page (`check --complete`, weekly, fails on them). After an English
+# change: `make editions-update`, then translate.
 editions: $(VENV)/.book-deps
 	$(TIMED) editions -- $(PY) -m tools.editions check
 

@@ -32,11 +32,10 @@ def lessons(root: Path = ROOT) -> list[str]:
 def notebooks_command(python: str, *options: str, jobs: int = JOBS, targets: Sequence[str] = (),
                       root: Path = ROOT) -> list[str]:
     """The one command: nbval and the course's plugin over `targets` (default: every lesson), `jobs` at a time."""
-    known = lessons(root)
-    unknown = [target for target in targets if target not in known and not (root / target).exists()]
+    unknown = [target for target in targets if not (root / target).exists()]
     if unknown:
-        raise CourseError(f"{', '.join(unknown)}: not a lesson of _toc.yml (e.g. {known[0] if known else '-'})")
-    return [python, "-m", "pytest", *PLUGIN, *parallel(jobs), "-q", *options, *(targets or known)]
+        raise CourseError(f"{', '.join(unknown)}: not a lesson of _toc.yml (e.g. {lessons(root)[0]})")
+    return [python, "-m", "pytest", *PLUGIN, *parallel(jobs), "-q", *options, *(targets or lessons(root))]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -157,7 +157,8 @@ class RecordItem(pytest.Item):
         if _ENV not in config.stash:
             config.stash[_ENV] = runs.environment()
         record = nbval_run.keep(self.parent.stash[_RUN], self.parent.stash[_KERNEL], where, config.stash[_ENV])
-        self.user_properties.append(("course_record", record))
+        # as JSON holds it: pytest-xdist sends it to the controller, which cannot send torch's TorchVersion (a str)
+        self.user_properties.append(("course_record", json.loads(json.dumps(record))))
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.path.name}::{self.name}"

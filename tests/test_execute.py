@@ -228,3 +228,28 @@ def test_the_matrix_and_the_recording_run_the_same_command(tmp_path: Path) -> No
     recorded = nbformat.read(str(executed), as_version=4)
     assert recorded.metadata["mystnb"]["execution_mode"] == "off"
     assert recorded.cells[1].outputs[0]["text"] == "recorded output\n"
+
+
+def test_a_book_build_that_executes_a_notebook_fails(tmp_path: Path) -> None:
+    """_ext/executed_nothing.py: a build renders the one command's run from the cache; a notebook the cache lacks
+    (here: edited after the run) would be executed by the build, and the build fails instead."""
+    import yaml
+
+    from tests.test_run_status import _tiny_book
+
+    book = _tiny_book(tmp_path)
+    config = yaml.safe_load((book / "_config.yml").read_text())
+    config["sphinx"]["local_extensions"]["_ext.executed_nothing"] = str(ROOT)
+    (book / "_config.yml").write_text(yaml.safe_dump(config))
+    code, output, _ = run(book, "--book-cache", config["execute"]["cache"])
+    assert code == 0, output
+    jupyter_book = [str(Path(sys.executable).parent / "jupyter-book"), "build", str(book), "-W", "-n", "--keep-going"]
+    build = subprocess.run(jupyter_book, capture_output=True, text=True, timeout=900, check=False)
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    path = book / "notebooks" / "demo" / "hello.ipynb"
+    edited = nbformat.read(str(path), as_version=4)
+    edited.cells.append(nbformat.v4.new_code_cell("print('added after the checked run')"))
+    nbformat.write(edited, str(path))
+    build = subprocess.run([*jupyter_book, "--all"], capture_output=True, text=True, timeout=900, check=False)
+    assert build.returncode != 0
+    assert "the build executed notebooks instead of rendering nbval's checked run" in build.stdout + build.stderr

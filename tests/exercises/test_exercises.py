@@ -112,11 +112,13 @@ def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> No
     path = tmp_path / "broken.ipynb"
     write_notebook(path, notebook)
     code, output, record = _prove(path, tmp_path / "first")
+    assert "FAILED notebooks/fixtures/broken.ipynb::Cell 0" in output
     assert code == 1 and record["failed_cell"] == {"index": 0, "error": "ZeroDivisionError: division by zero"}
     assert record["exercises"][0]["problems"] == ["not checked: an earlier cell failed"]
     del notebook["cells"][1]
     write_notebook(path, notebook)
     code, output, record = _prove(path, tmp_path / "second")
+    assert code == 1 and "FAILED notebooks/fixtures/broken.ipynb::exercise[fixture-mean]" in output
     (report,) = record["exercises"]
     assert "PASSED with the student stub" in report["problems"][0]
     assert sum("ACCEPTED the wrong answer" in p for p in report["problems"]) == 3

@@ -36,7 +36,7 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
 .PHONY: run-again book test test-steps static conventions integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
-	student scan pdf clean help
+	student scan pdf published clean help
 
 help:
 	@echo "make book    build the executed book into _build/html"
@@ -58,6 +58,7 @@ help:
 	@echo "make workshop  regenerate the workshop schedules and the exercise index from the notebooks"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
 	@echo "make pdf     the book and its Chinese and Korean editions as PDFs (_build/pdf/), from the same run, then their check"
+	@echo "make published  after make test: the site, the PDFs, the executed cache and the branches' files in _build/published"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
 	@echo "make clean   remove _build (keeps .venv)"
 
@@ -207,6 +208,21 @@ workshop: $(VENV)/.book-deps
 pdf: $(RUN_DONE) $(VENV)/.test-deps
 	$(PY) -m tools.editions.pdf --editions
 	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
+
+# What a push to main publishes, all from the run `make test` checked (nothing executes: the PDFs and the editions'
+# notebooks render from its cache): the site with the editions and the PDFs, the executed cache, and the files of the
+# student and editions branches, in one folder that CI uploads as one artifact (.github/workflows/pull-request.yml)
+# and .github/workflows/publish.yml deploys. Run after `make test` (its book is the site).
+PUBLISHED := _build/published
+published: pdf
+	@test -f _build/html/index.html || { echo "published: no _build/html; run make test (or make book) first"; exit 1; }
+	rm -rf $(PUBLISHED) && mkdir -p $(PUBLISHED)/site/pdf
+	cp -r _build/html/. $(PUBLISHED)/site/
+	cp _build/pdf/*.pdf $(PUBLISHED)/site/pdf/
+	cp -r $(BOOK_CACHE) $(PUBLISHED)/jupyter-cache
+	$(PY) -m tools.workshop student $(PUBLISHED)/student-branch --branch
+	$(PY) -m tools.editions notebooks $(PUBLISHED)/editions-branch
+	cp -r binder $(PUBLISHED)/editions-branch/
 
 student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student $(if $(TRACK),--track $(TRACK)) $(if $(DAY),--day $(DAY))

@@ -6,6 +6,7 @@ the command as `make test` does: the cells, the exercises' attempts, the run rec
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -188,9 +189,13 @@ def test_two_notebooks_run_side_by_side_and_a_multi_process_one_alone(tmp_path: 
     paths = [_notebook(tmp_path, name, span.format(name=name),
                        course={"multi_process": name == "alone", "budget_seconds": budget})
              for name, budget in budgets.items()]
-    code, output, found = run(tmp_path, jobs=2)
+    code, output, found = run(tmp_path, "--notebooks-summary", str(tmp_path / "summary.json"), jobs=2)
     assert code == 0, output
     assert len(found) == 4
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert (summary["notebooks"], summary["jobs"]) == (4, 2) and summary["peak_memory_bytes"] > 2**20, summary
+    assert all(record["peak_memory_bytes"] > 2**20 and record["cpu_seconds"] > 0 for record in found.values()), (
+        "each record has its kernel's peak memory and CPU time, read from nbval's kernel")
     spans = {p.stem: [float(x) for x in (p.parent / f"{p.stem}.span").read_text().split()] for p in paths}
     assert max(spans["first"][0], spans["second"][0]) < min(spans["first"][1], spans["second"][1]), (
         f"two notebooks run at a time: {spans}")

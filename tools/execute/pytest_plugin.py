@@ -119,7 +119,18 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_RECORDS] = []
 
 
-class ExerciseItem(pytest.Item):
+class _NotebookItem(pytest.Item):
+    """A test the plugin adds to a notebook's (nbval's IPyNbFile's) tests, reading the notebook's run."""
+
+    def notebook(self) -> pytest.Collector:
+        assert self.parent is not None, "the plugin's tests are made in a notebook"
+        return self.parent
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        return self.path, None, f"{self.path.name}::{self.name}"
+
+
+class ExerciseItem(_NotebookItem):
     """The exercise's check rejected the stub and every wrong answer of tests/exercises/<label>/."""
 
     def __init__(self, *, exercise: ExerciseCells, **kwargs: Any) -> None:
@@ -127,12 +138,12 @@ class ExerciseItem(pytest.Item):
         self.exercise = exercise
 
     def runtest(self) -> None:
-        run = self.parent.stash[_RUN]
+        run = self.notebook().stash[_RUN]
         report = harness.Report(self.path, self.exercise.label, cells=(self.exercise.solution, self.exercise.check))
         run.reports[self.exercise.label] = report
         started = time.perf_counter()
         try:
-            asyncio.run(harness.prove(self.parent.stash[_KERNEL], self.exercise, run.source["cells"], report,
+            asyncio.run(harness.prove(self.notebook().stash[_KERNEL], self.exercise, run.source["cells"], report,
                                       self.config.getoption("wrong_answers")))
         except nbval_run.KernelStopped as stopped:
             report.problems.append(f"the run stopped while the stub and wrong answers ran: {stopped}")
@@ -142,11 +153,8 @@ class ExerciseItem(pytest.Item):
         if not report.ok:
             pytest.fail(str(report), pytrace=False)
 
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.path.name}::{self.name}"
 
-
-class RecordItem(pytest.Item):
+class RecordItem(_NotebookItem):
     """The executed notebook, its run record and its entry in the book's cache."""
 
     def runtest(self) -> None:
@@ -156,12 +164,10 @@ class RecordItem(pytest.Item):
                                config.getoption("steps_summary"), Path(config.rootpath))
         if _ENV not in config.stash:
             config.stash[_ENV] = runs.environment()
-        record = nbval_run.keep(self.parent.stash[_RUN], self.parent.stash[_KERNEL], where, config.stash[_ENV])
+        notebook = self.notebook()
+        record = nbval_run.keep(notebook.stash[_RUN], notebook.stash[_KERNEL], where, config.stash[_ENV])
         # as JSON holds it: pytest-xdist sends it to the controller, which cannot send torch's TorchVersion (a str)
         self.user_properties.append(("course_record", json.loads(json.dumps(record))))
-
-    def reportinfo(self) -> tuple[Path, int | None, str]:
-        return self.path, None, f"{self.path.name}::{self.name}"
 
 
 def _cells(items: list[pytest.Item]) -> dict[pytest.Collector, list[pytest.Item]]:
@@ -232,7 +238,8 @@ def pytest_runtest_setup(item: pytest.Item) -> Any:
     result = yield
     if first and parent is not None:
         run = parent.stash[_RUN]
-        kernel = parent.stash[_KERNEL] = nbval_run.NbvalKernel(parent.kernel, item.config.option.nbval_cell_timeout)
+        started: Any = parent  # nbval's IPyNbFile, whose setup started its kernel
+        kernel = parent.stash[_KERNEL] = nbval_run.NbvalKernel(started.kernel, item.config.option.nbval_cell_timeout)
         asyncio.run(kernel.scratch(gate.SHOW_TORCH_DEPRECATIONS))
         run.language_info = kernel.language_info()
         run.started = time.perf_counter()
@@ -283,7 +290,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     for name, value in report.user_properties:
         if name == "course_record" and report.when == "call":
             records = _controller_records()
-            if records is not None:
+            if records is not None and isinstance(value, dict):
                 records.append(value)
 
 

@@ -58,6 +58,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import tempfile
 import time
 from pathlib import Path
@@ -114,7 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if float(config.option.nbval_cell_timeout) == 2000:  # nbval's default: the book's instead
         config.option.nbval_cell_timeout = nbval_run.CELL_TIMEOUT
     if not hasattr(config, "workerinput"):  # the controller (or the only process): the slots, the memory watch
-        os.environ.setdefault(SLOTS, tempfile.mkdtemp(prefix="course-slots-"))
+        os.environ[SLOTS] = tempfile.mkdtemp(prefix="course-slots-")  # this run's; the workers inherit it
         config.stash[_WATCH] = (MemoryWatch().__enter__(), time.perf_counter())
         config.stash[_RECORDS] = []
 
@@ -308,6 +309,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     memory, started = watch
     memory.__exit__(None, None, None)
+    shutil.rmtree(os.environ.pop(SLOTS, ""), ignore_errors=True)
     records = config.stash[_RECORDS]
     summary = config.getoption("notebooks_summary")
     if summary is not None and records:

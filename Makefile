@@ -8,7 +8,7 @@ PY := $(BIN)/python
 export PATH := $(abspath $(BIN)):$(PATH)
 export PYTHONDONTWRITEBYTECODE := 1
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
-# Notebooks executed at a time by `make notebooks` (tools/execute/engine.py); docs/testing.md ("Step times") has the timings.
+# Notebooks executed at a time by `make notebooks` (pytest-xdist workers); docs/testing.md ("Step times") has the timings.
 JOBS ?= 2
 BOOK_CACHE := _build/.jupyter_cache
 # The release the book teaches and is executed on (constraints.txt); torch-matrix.txt lists the others.
@@ -17,8 +17,12 @@ RUNS := _build/runs
 STEPS := $(RUNS)/steps
 # Each step of `make test` runs through tools/step_times.py, which records its seconds for the closing summary.
 TIMED := $(PY) -m tools.step_times run $(STEPS)
-# The executor's pytest plugin (tools/execute/pytest_plugin.py): one test per notebook and per exercise, one execution each.
-NOTEBOOK_RUN := -p tools.execute.pytest_plugin -p no:cacheprovider --execute
+# The one command that executes notebooks (tools/execute/command.py): nbval with the course's plugin
+# (tools/execute/pytest_plugin.py, whose docstring has the table of its options), $(JOBS) notebooks at a time.
+NOTEBOOK_RUN := -p tools.execute.pytest_plugin -p no:cacheprovider --nbval-lax \
+	$(if $(filter-out 1,$(JOBS)),-n $(JOBS) --dist loadfile --no-loadscope-reorder)
+# What `make notebooks` runs: every lesson of _toc.yml, or NOTEBOOKS=path/to/one.ipynb ...
+LESSONS = $(or $(NOTEBOOKS),$$($(PY) -m tools.execute.command lessons))
 # What the notebooks step reads: a change to any of these runs it again.
 RUN_INPUTS := $(shell find notebooks tests/exercises tools -type f \( -name '*.ipynb' -o -name '*.py' -o -name '*.json' \) \
 	-not -path '*/.ipynb_checkpoints/*' -not -path '*/__pycache__/*')
@@ -32,15 +36,15 @@ AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
 .PHONY: run-again book test test-steps static content integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
-	student scan pdf clean help lesson
+	student scan pdf published clean help lesson
 
 help:
 	@echo "make book    build the executed book into _build/html"
 	@echo "make test    lint, unit tests, a type check, every notebook executed once (cells, exercises, records),"
 	@echo "             the strict book build from that run, a browser check; a summary of each step's seconds"
-	@echo "make notebooks  execute every notebook once: cells, exercise checks, run records, the book's cache"
+	@echo "make notebooks  nbval over every lesson once: cells, exercise checks, run records, the book's cache (NOTEBOOKS=P: one)"
 	@echo "make typecheck  type-check every notebook against the taught and the newest torch"
-	@echo "make exercises  prove every exercise check against its solution, the stub and wrong answers (quick loop)"
+	@echo "make exercises  prove every exercise check against the stub and wrong answers (quick loop; EXERCISE=LABEL: one)"
 	@echo "make editions  check the Chinese and Korean catalogs (locales/) against the English; editions-update merges"
 	@echo "make quiz    write each lesson's quiz cells and instructors/quiz-room.md from quizzes/*.yml"
 	@echo "make matrix  every notebook (cells and exercises) on each torch release of torch-matrix.txt"
@@ -55,6 +59,7 @@ help:
 	@echo "make lesson CHAPTER=graphs NAME=my-lesson  a new lesson from the course's anatomy, in _toc.yml, pages refreshed"
 	@echo "make student   write student notebooks (solutions removed, checks kept) to _build/student/"
 	@echo "make pdf     the book and its Chinese and Korean editions as PDFs (_build/pdf/), from the same run, then their check"
+	@echo "make published  after make test: the site, the PDFs, the executed cache and the branches' files in _build/published"
 	@echo "make scan      scan this repository with the 2.12 upgrade scanner"
 	@echo "make clean   remove _build (keeps .venv)"
 
@@ -70,13 +75,12 @@ $(VENV)/.test-deps: $(VENV)/.book-deps requirements-test.txt
 	$(PY) -m pip install --quiet -r requirements-test.txt -c constraints.txt
 	@touch $@
 
-# The executed book: every notebook through the course's executor and its checks (`notebooks`), then the strict
-# build that renders that run from Jupyter Book's cache (and fails if it had to execute a notebook), then each
-# translated edition rendered from the same run into _build/html/<language>/ (tools/editions/).
+# The executed book: every lesson through nbval and the course's checks (`notebooks`), then the strict build that
+# renders that run from Jupyter Book's cache, then each translated edition rendered from the same run into
+# _build/html/<language>/ (tools/editions/). Every build fails if it executed a notebook (_ext/executed_nothing.py).
 # --all: Sphinx re-reads only changed sources, and a notebook's new outputs in the cache are no change to it.
 book: $(RUN_DONE) $(VENV)/.book-deps
 	$(TIMED) book -- $(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
-	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
 	$(TIMED) editions-build -- $(PY) -m tools.editions build --jobs $(JOBS)
 
 # `make test` in the order the Makefile shows (`make -n test`): the cheap static checks first (they fail within a
@@ -122,11 +126,12 @@ unit: $(VENV)/.test-deps | $(STATIC_FIRST)
 integration: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
 	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m integration
 
-# Every exercise's check against its solution (must pass), the student stub and each wrong answer under
-# tests/exercises/<label>/ (must fail with a message), each notebook stopping after its last check: the authors'
-# quick loop (tools/execute/exercises.py). `make notebooks` proves the same inside its one execution of each notebook.
+# Every exercise's check against the student stub and each wrong answer under tests/exercises/<label>/ (must fail
+# with a message) and its solution (must pass), each notebook stopping after its last check: the authors' quick loop,
+# the one command with --exercises-only (EXERCISE=LABEL: --exercise LABEL). `make notebooks` proves the same inside
+# its one run of each lesson.
 exercises: $(VENV)/.test-deps
-	$(PY) -m tools.execute.exercises
+	$(PY) -m pytest $(NOTEBOOK_RUN) -q $(if $(EXERCISE),--exercise $(EXERCISE),--exercises-only) $(LESSONS)
 
 # Every notebook's code and tools/snippets/, accelerator branches included, against the annotations
 # of the taught torch (.venv) and of the newest release (tools/checks/typecheck.py; settings in mypy.ini).
@@ -134,21 +139,22 @@ typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
 	$(TIMED) typecheck -- $(PY) -m tools.checks.typecheck --python $(PY)
 	$(TIMED) typecheck-newest -- $(PY) -m tools.checks.typecheck --python "$$($(PY) -m tools.execute.matrix venv $(NEWEST) | tail -n 1)"
 
-# Every notebook executed once (tools/execute/engine.py, $(JOBS) at a time): every cell runs, the deprecation gate, each
-# exercise's check against the stub, the wrong answers and the solution; one test per notebook and per exercise.
-# Run records go to $(RUNS)/torch-<release>/run-1 (tools/schemas/run-record.schema.json), and each passing notebook
-# into the book's cache, from which the book is built without executing it again. Done again only when a notebook,
-# a wrong answer or a tool changed ($(RUN_DONE)); `make test` always runs it.
+# Every lesson of _toc.yml executed once by nbval ($(JOBS) at a time): every cell runs (one test each), the deprecation
+# gate, each exercise's check against the stub and the wrong answers (one test each) and the solution; run records go to
+# $(RUNS)/torch-<release>/run-1 (tools/schemas/run-record.schema.json), and each passing notebook into the book's
+# cache, from which the book is built without executing it again. Done again only when a notebook, a wrong answer or
+# a tool changed ($(RUN_DONE)); `make test` always runs it. NOTEBOOKS=path runs those only (and leaves $(RUN_DONE)).
 notebooks: $(RUN_DONE)
 
 # RUN_AGAIN=1 (what `make test` passes) runs it even when nothing changed, and `make -n test` shows that it will.
 $(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) $(if $(RUN_AGAIN),run-again) | $(STATIC_FIRST)
 	rm -f $@
-	$(TIMED) notebooks -- $(PY) -m pytest $(NOTEBOOK_RUN) --jobs $(JOBS) notebooks -q \
+	$(TIMED) notebooks -- $(PY) -m pytest $(NOTEBOOK_RUN) -q \
 		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --book-cache $(BOOK_CACHE) \
 		--notebooks-summary $(STEPS)/notebooks.summary.json \
-		$(if $(STATIC_FIRST),--run-command "make test" --steps-summary $(RUNS)/make-test-steps.json,--run-command "make book")
-	touch $@
+		$(if $(STATIC_FIRST),--run-command "make test" --steps-summary $(RUNS)/make-test-steps.json,--run-command "make book") \
+		$(LESSONS)
+	$(if $(NOTEBOOKS),,touch $@)
 
 run-again:
 
@@ -165,8 +171,8 @@ flaky: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix run --repeat 3 --repeat-multi-process $(FLAKY_RUNS) --command-name "make flaky" \
 		$(if $(RELEASE),--releases $(RELEASE))
 
-# nbval over every lesson of _toc.yml on one release of the matrix (RELEASE=2.13.0; default: the taught one), as the
-# weekly workflow runs it on each: a library nobody here wrote, checking that every cell runs.
+# The one command on one release of the matrix (RELEASE=2.13.0; default: the taught one), one notebook at a time and
+# no records, as the weekly workflow runs it on each.
 nbval: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix nbval $(or $(RELEASE),$(TAUGHT))
 
@@ -196,11 +202,10 @@ workshop: $(VENV)/.book-deps
 	$(PY) -m tools.workshop pages
 
 # The book and each edition as one PDF each (tools/editions/pdf.py): the single-page build from the notebooks step's
-# run (executing nothing, which the cache check proves), printed by headless Chromium with an outline; then
+# run (executing nothing, which _ext/executed_nothing.py proves), printed by headless Chromium with an outline; then
 # tests/test_pdf.py on them.
 pdf: $(RUN_DONE) $(VENV)/.test-deps
 	$(PY) -m tools.editions.pdf --editions
-	$(PY) -m tools.execute --check-book-cache $(BOOK_CACHE)
 	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
 
 # A new lesson (tools/author/lesson_template.py: notebook, wrong answers, _toc.yml entry), then the pages made from
@@ -210,6 +215,21 @@ lesson: $(VENV)/.book-deps
 	$(PY) -m tools.author.quiz attach
 	$(PY) -m tools.author.quiz room
 	$(PY) -m tools.workshop pages
+
+# What a push to main publishes, all from the run `make test` checked (nothing executes: the PDFs and the editions'
+# notebooks render from its cache): the site with the editions and the PDFs, the executed cache, and the files of the
+# student and editions branches, in one folder that CI uploads as one artifact (.github/workflows/pull-request.yml)
+# and .github/workflows/publish.yml deploys. Run after `make test` (its book is the site).
+PUBLISHED := _build/published
+published: pdf
+	@test -f _build/html/index.html || { echo "published: no _build/html; run make test (or make book) first"; exit 1; }
+	rm -rf $(PUBLISHED) && mkdir -p $(PUBLISHED)/site/pdf
+	cp -r _build/html/. $(PUBLISHED)/site/
+	cp _build/pdf/*.pdf $(PUBLISHED)/site/pdf/
+	cp -r $(BOOK_CACHE) $(PUBLISHED)/jupyter-cache
+	$(PY) -m tools.workshop student $(PUBLISHED)/student-branch --branch
+	$(PY) -m tools.editions notebooks $(PUBLISHED)/editions-branch
+	cp -r binder $(PUBLISHED)/editions-branch/
 
 student: $(VENV)/.book-deps
 	$(PY) -m tools.workshop student $(if $(TRACK),--track $(TRACK)) $(if $(DAY),--day $(DAY))

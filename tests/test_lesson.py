@@ -1,5 +1,6 @@
-"""The lesson model (tools/lesson.py) is the one reader of a lesson's anatomy, and tools/execute/kernel.py the one place
-that starts kernels: a second parser of the exercise directive or a second executor fails here."""
+"""The lesson model (tools/lesson.py) is the one reader of a lesson's anatomy, and besides nbval tools/execute/kernel.py
+(the learner's Run All) the one place that starts kernels: a second parser of the exercise directive or a second
+executor fails here."""
 
 from __future__ import annotations
 
@@ -35,7 +36,8 @@ def test_only_the_lesson_model_parses_the_exercise_directive() -> None:
 
 def test_only_the_kernel_module_starts_kernels() -> None:
     starters = [path.relative_to(ROOT).as_posix() for path in CODE if _imports(path) & set(KERNEL_LIBRARIES)]
-    assert starters == ["tools/execute/kernel.py"], f"run notebooks through tools/execute/engine.py, not in {starters}"
+    assert starters == ["tools/execute/kernel.py"], (
+        f"run notebooks through nbval (tools/execute/command.py), or as a learner through kernel.py, not {starters}")
 
 
 def test_the_checks_would_see_a_second_parser(tmp_path: Path) -> None:

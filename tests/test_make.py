@@ -46,11 +46,32 @@ def test_each_content_check_runs_once() -> None:
     assert [line for line in plan if any(twin in line for twin in twins)] == []
 
 
-def test_make_book_executes_through_the_engine_then_renders() -> None:
-    plan = "\n".join(_plan("book"))
-    assert "-p tools.execute.pytest_plugin" in plan and "--book-cache _build/.jupyter_cache" in plan
-    assert plan.index("-p tools.execute.pytest_plugin") < plan.index("jupyter-book build")
-    assert "tools.execute --check-book-cache" in plan, "the build must prove it executed nothing"
+def test_make_book_executes_through_nbval_once_then_renders() -> None:
+    """`make test` runs the one command once (nbval with the course's plugin, two notebooks at a time, every lesson
+    of _toc.yml), then the book renders that run; no other step executes a notebook."""
+    from tools.execute import command
+
+    plan = "\n".join(_plan("test"))
+    one = " ".join([*command.PLUGIN, *command.parallel(command.JOBS)])
+    assert plan.count(one) == 1, f"the notebooks step runs `{one}` once in make test"
+    assert "--book-cache _build/.jupyter_cache" in plan and "tools.execute.command lessons" in plan
+    assert plan.index(one) < plan.index("jupyter-book build")
+    for other in ("--execute", "tools.execute.exercises", "tools.execute.student_copies", "tools.execute.matrix run"):
+        assert other not in plan, f"make test executes notebooks only through the one command, not {other}"
+
+
+def test_the_authors_loops_are_options_of_the_one_command() -> None:
+    from tools.execute import command
+
+    one = " ".join(command.PLUGIN)
+    assert f"{one} " in "\n".join(_plan("exercises")) and "--exercises-only" in "\n".join(_plan("exercises"))
+    done = subprocess.run(["make", "-n", "--no-print-directory", "exercises", "EXERCISE=cuda-pick-wheel",
+                           "NOTEBOOKS=notebooks/platforms/cuda.ipynb"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=120, check=True).stdout
+    assert "--exercise cuda-pick-wheel notebooks/platforms/cuda.ipynb" in done
+    one_notebook = ["make", "-n", "--no-print-directory", "notebooks", "NOTEBOOKS=notebooks/platforms/cuda.ipynb"]
+    done = subprocess.run(one_notebook, cwd=ROOT, capture_output=True, text=True, timeout=120, check=True).stdout
+    assert f"{one} " in done and done.rstrip().endswith("notebooks/platforms/cuda.ipynb"), done
 
 
 def test_a_step_is_timed_and_its_failure_kept(tmp_path: Path) -> None:

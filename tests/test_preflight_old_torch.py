@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from tools.course import ROOT, cell_source, read_notebook
-from tools.execute import engine
+from tools.execute.kernel import run_as_learner
 from tools.execute.matrix import VENVS
 from tools.workshop.student import student_version
 
@@ -44,7 +44,7 @@ def test_the_student_copy_on_torch_2_11_shows_the_table_with_one_red_row(tmp_pat
     if not probe.stdout.startswith(OLD):
         pytest.skip(f"{python} lacks torch {OLD}, pandas or ipykernel: {probe.stderr.strip()[-200:]}")
     notebook = read_notebook(ROOT / "notebooks" / "workshop" / "preflight.ipynb")
-    executed, failed = engine.run_as_learner(student_version(notebook), tmp_path, str(python))
+    executed, failed = run_as_learner(student_version(notebook), tmp_path, str(python))
     table = next(cell for cell in executed["cells"] if "CHECKS = [" in cell_source(cell))
     rows = table_rows(table)
     red = [row for row in rows if row[0] == "FAIL"]

@@ -1,22 +1,19 @@
-"""The executor's pytest plugin writes run records, saves executed notebooks, and gates deprecations.
+"""The course's plugin on nbval writes run records, saves executed notebooks, and gates deprecations.
 
 Each test executes small notebooks in a fresh folder laid out like the course (notebooks/<chapter>/<name>.ipynb),
-with tools.execute.pytest_plugin loaded as `make test` loads it.
+run by the one command as `make test` runs it (tests/test_execute.py's `run`).
 """
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import nbformat
 import pytest
 
-from tools.course import ROOT
+from tests.test_execute import run
 from tools.records import gate, runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
@@ -37,15 +34,8 @@ def _notebook(folder: Path, name: str, *cells: tuple[str, list[str]]) -> Path:
 
 
 def _run(folder: Path, *extra: str) -> tuple[int, str, dict[str, dict[str, Any]]]:
-    records = folder / "records"
-    command = [sys.executable, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider",
-               "--execute",
-               "--rootdir", str(folder), "-c", os.devnull, "--run-records", str(records), "--run-command", "pytest",
-               *extra, "notebooks"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600, env=env, check=False)
-    found = {r["notebook"]: r for _, r in runs.load_records(records)}
-    return done.returncode, done.stdout + done.stderr, found
+    """The one command (nbval with the course's plugin) over folder/notebooks."""
+    return run(folder, *extra)
 
 
 def test_records_say_what_each_cell_did(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ NOTEBOOK = {"cells": [{"cell_type": "code", "source": "print(1)", "metadata": {}
 
 
 def _record(**changes: Any) -> dict[str, Any]:
-    """A record as tools/execute/engine.py writes one under `make test`, with `changes` applied."""
+    """A record as tools/execute/pytest_plugin.py writes one under `make test`, with `changes` applied."""
     record = runs.new_record("notebooks/a/b.ipynb", NOTEBOOK, failed_cell=None, seconds=3.456, peak_memory_bytes=2**29,
                              skipped_cells=1, warnings=[{"cell": 0, "category": "UserWarning", "message": "x"}],
                              env=dict(CPU_ENVIRONMENT), command="make test")

@@ -22,6 +22,7 @@ import yaml
 
 from tools.course import ROOT, read_notebook, taught_release, write_notebook
 from tools.execute import matrix
+from tools.execute.command import notebooks_command
 from tools.records import runs, status
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
@@ -68,9 +69,8 @@ def _tiny_book(tmp_path: Path) -> Path:
 
 
 def _execute(book: Path, records: Path, *extra: str) -> None:
-    command = [sys.executable, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider",
-               "--execute",
-               "--rootdir", str(book), "-c", os.devnull, "--run-records", str(records), *extra, "notebooks"]
+    command = notebooks_command(sys.executable, "--rootdir", str(book), "-c", os.devnull, "--run-records",
+                                str(records), *extra, jobs=1, targets=["notebooks"], root=book)
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, cwd=book, capture_output=True, text=True, timeout=600, env=env, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -20,7 +20,7 @@ from tools.lesson import exercise_cells
 @pytest.mark.parametrize("entry", ["notebooks/graphs/accelerator-graph", "notebooks/mx-quantization/mx-matmul"])
 def test_a_student_copy_runs_and_fails_only_at_the_checks_of_its_missing_solutions(entry: str, tmp_path: Path) -> None:
     """The copy the site publishes, run alone in an empty folder (two quick lessons here; the weekly workflow runs
-    `python -m tools.execute.student_copies` on all, and tools/execute/engine.py proves the stub against every
+    `python -m tools.execute.student_copies` on all, and `make test`'s nbval run proves the stub against every
     check)."""
     assert student_copies.student_copy_problems(entry, tmp_path) == []
 

@@ -205,9 +205,9 @@ def _cache_key_files(step: dict[str, Any]) -> str:
 
 def test_pull_requests_run_ci_and_upload_the_book() -> None:
     workflow = _workflow("pull-request.yml")
-    assert "pull_request" in workflow["on"]
+    assert "pull_request" in workflow["on"] and workflow["on"]["push"]["branches"] == ["main"]
     (job,) = workflow["jobs"].values()
-    assert [step["run"] for step in _steps(job) if "run" in step] == ["bash .ci/run"]
+    assert [step["run"] for step in _steps(job) if "run" in step] == ["bash .ci/run", "make published"]
     (restore,) = _uses(job, "actions/cache/restore")
     for pattern in ("requirements*.txt", "constraints.txt", "torch-matrix.txt"):
         assert pattern in _cache_key_files(restore), f"the cache key does not hash {pattern}"
@@ -216,40 +216,85 @@ def test_pull_requests_run_ci_and_upload_the_book() -> None:
     assert "_build/html" in uploads
 
 
-def test_main_deploys_what_make_book_builds() -> None:
-    workflow = _workflow("publish.yml")
-    assert workflow["on"]["push"]["branches"] == ["main"]
-    assert workflow["concurrency"] == {"group": "pages", "cancel-in-progress": False}
-    build, deploy = workflow["jobs"]["build"], workflow["jobs"]["deploy"]
-    assert next(step["run"] for step in _steps(build) if "run" in step) == "make book"
-    (upload,) = _uses(build, "actions/upload-pages-artifact")
-    assert upload["with"]["path"] == "_build/html"
-    # The PDFs of the same run go up beside the pages, printed after the book and before the upload.
-    steps = _steps(build)
-    (pdf,) = [index for index, step in enumerate(steps) if "make pdf" in step.get("run", "")]
-    assert "cp _build/pdf/*.pdf _build/html/pdf/" in steps[pdf]["run"]
-    assert any("chromium-driver" in step.get("run", "") for step in steps[:pdf]), "Chromium prints the PDFs"
-    assert pdf < steps.index(upload), "the PDFs are printed before the site is uploaded"
-    # `make book` is the target a contributor runs, and it builds into _build/html.
-    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    assert "\nbook:" in makefile and "jupyter-book build ." in makefile
-    assert deploy["needs"] == "build"
-    assert deploy["permissions"] == {"pages": "write", "id-token": "write"}
-    assert deploy["environment"]["name"] == "github-pages"
-    assert _uses(deploy, "actions/deploy-pages")
-    assert workflow["permissions"] == {"contents": "read"}
+def published_in_order(ci: dict[str, Any], publish: dict[str, Any]) -> list[str]:
+    """What breaks "CI's run is published": CI must run .ci/run, then `make published`, then upload that one folder on
+    a push to main; publish.yml must start from CI's run, download that artifact from it in every job that needs
+    files, and execute nothing (no step runs make, python, pytest or jupyter-book)."""
+    problems = []
+    (job,) = ci["jobs"].values()
+    steps = _steps(job)
+    runs = [index for index, step in enumerate(steps) if step.get("run") in ("bash .ci/run", "make published")]
+    uploads = [index for index, step in enumerate(steps) if step.get("with", {}).get("path") == "_build/published"]
+    if [steps[i]["run"] for i in runs] != ["bash .ci/run", "make published"] or len(uploads) != 1 \
+            or not runs[0] < runs[1] < uploads[0]:
+        problems.append("CI: .ci/run, then make published, then one upload of _build/published")
+    elif "push" not in str(steps[runs[1]].get("if")) or "push" not in str(steps[uploads[0]].get("if")):
+        problems.append("CI: make published and its upload run on a push (to main)")
+    trigger = publish["on"].get("workflow_run", {})
+    if set(publish["on"]) != {"workflow_run"} or trigger.get("workflows") != [ci["name"]] \
+            or trigger.get("branches") != ["main"]:
+        problems.append(f"publish.yml: only on CI's ({ci['name']}) runs on main")
+    for name, each in publish["jobs"].items():
+        for step in _steps(each):
+            if re.search(r"\b(make|python|pytest|jupyter-book)\b", step.get("run", "")):
+                problems.append(f"publish.yml/{name}: executes {step['run'].split()[0]}")
+        if name == "deploy":
+            continue
+        downloads = _uses(each, "actions/download-artifact")
+        if len(downloads) != 1 or downloads[0]["with"].get("run-id") != "${{ github.event.workflow_run.id }}" \
+                or downloads[0]["with"].get("name") != "published" or "github-token" not in downloads[0]["with"] \
+                or each.get("permissions", {}).get("actions") != "read":
+            problems.append(f"publish.yml/{name}: downloads CI's `published` artifact (run-id, token, actions: read)")
+    return problems
+
+
+def test_main_publishes_what_ci_checked() -> None:
+    """issue 45: the site, the PDFs and the cache that CI's run built and checked are what is deployed."""
+    ci, publish = _workflow("pull-request.yml"), _workflow("publish.yml")
+    assert published_in_order(ci, publish) == []
+    site, deploy = publish["jobs"]["site"], publish["jobs"]["deploy"]
+    assert "github.event.workflow_run.conclusion == 'success'" in site["if"]
+    (upload,) = _uses(site, "actions/upload-pages-artifact")
+    assert upload["with"]["path"] == "published/site"
+    assert deploy["needs"] == "site" and deploy["permissions"] == {"pages": "write", "id-token": "write"}
+    assert deploy["environment"]["name"] == "github-pages" and _uses(deploy, "actions/deploy-pages")
+    assert publish["concurrency"] == {"group": "pages", "cancel-in-progress": False}
+    assert publish["permissions"] == {"contents": "read"}
+    # `make published` after make test (its run done: -o): the PDFs from the same run, the site, cache and branches.
+    from tools.course import taught_release
+    from tools.records.runs import build_run_folder
+
+    done = (build_run_folder(ROOT, taught_release()) / ".done").relative_to(ROOT)
+    recipe = subprocess.run(["make", "-n", "--no-print-directory", "-o", str(done), "published"], cwd=ROOT,
+                            capture_output=True, text=True, timeout=120, check=True).stdout
+    for part in ("tools.editions.pdf --editions", "cp -r _build/html/. _build/published/site/",
+                 "cp _build/pdf/*.pdf _build/published/site/pdf/", "cp -r _build/.jupyter_cache"):
+        assert part in recipe, part
+    assert "jupyter-book build" not in recipe and "pytest -p tools.execute.pytest_plugin" not in recipe
+    # Each way of breaking the order is seen.
+    for break_it in ("no published step", "publish rebuilds", "publish on push"):
+        broken_ci, broken = _workflow("pull-request.yml"), _workflow("publish.yml")
+        (job,) = broken_ci["jobs"].values()
+        if break_it == "no published step":
+            job["steps"] = [step for step in job["steps"] if step.get("run") != "make published"]
+        elif break_it == "publish rebuilds":
+            broken["jobs"]["site"]["steps"].insert(0, {"run": "make book"})
+        else:
+            broken["on"] = {"push": {"branches": ["main"]}}
+        assert published_in_order(broken_ci, broken), break_it
 
 
 def test_main_pushes_the_built_student_copies_to_the_branch_colab_opens() -> None:
     from tools.workshop.student import STUDENT_BRANCH, student_links
 
     workflow = _workflow("publish.yml")
-    build, student = workflow["jobs"]["build"], workflow["jobs"]["student-branch"]
-    keep = next(step["run"] for step in _steps(build) if "student-branch" in step.get("run", ""))
-    assert "-m tools.workshop student _build/student-branch --branch" in keep, "the copies and what Binder needs"
-    assert student["needs"] == "build" and student["permissions"] == {"contents": "write"}
-    push = next(step["run"] for step in _steps(student) if "git push" in step.get("run", ""))
-    assert f"git init -q -b {STUDENT_BRANCH}" in push and push.rstrip().endswith(STUDENT_BRANCH)
+    student = workflow["jobs"]["student-branch"]
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    assert "-m tools.workshop student $(PUBLISHED)/student-branch --branch" in makefile, "the copies, what Binder needs"
+    assert student["needs"] == "site" and student["permissions"] == {"actions": "read", "contents": "write"}
+    push = next(step for step in _steps(student) if "git push" in step.get("run", ""))
+    assert push["working-directory"] == "published/student-branch"
+    assert f"git init -q -b {STUDENT_BRANCH}" in push["run"] and push["run"].rstrip().endswith(STUDENT_BRANCH)
     links = student_links("notebooks/batched-eigh/batched-eigh")
     assert f"/blob/{STUDENT_BRANCH}/batched-eigh/batched-eigh.ipynb" in links["colab"]
 
@@ -277,13 +322,13 @@ def test_weekly_checks_open_an_issue_when_they_fail() -> None:
 
 def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
     from tools.course import notebook_paths
-    from tools.execute import matrix
+    from tools.execute import command
 
-    lessons = matrix.nbval_notebooks()
+    lessons = command.lessons()
     on_disk = sorted(path.relative_to(ROOT).as_posix() for path in notebook_paths())
     assert sorted(lessons) == on_disk, "nbval must run exactly the notebooks under notebooks/, all listed in _toc.yml"
-    command = matrix.nbval_command("python")
-    assert "--nbval-lax" in command and command[-len(lessons):] == lessons
+    one = command.notebooks_command("python")
+    assert "--nbval-lax" in one and "tools.execute.pytest_plugin" in one and one[-len(lessons):] == lessons
     job = _workflow("weekly.yml")["jobs"]["nbval"]
     assert job["strategy"]["matrix"]["release"] == "${{ fromJSON(needs.releases.outputs.list) }}"
     (step,) = [step for step in _steps(job) if "make nbval" in step.get("run", "")]
@@ -292,8 +337,8 @@ def test_nbval_runs_every_lesson_of_the_toc_on_every_release() -> None:
 
 def test_the_laptops_job_runs_every_lesson_on_macos_and_windows() -> None:
     """issue 43: GitHub's macOS arm64 and Windows runners, torch from PyPI, every lesson of _toc.yml on the CPU through
-    the one list (matrix.nbval_notebooks), the pre-flight as the machine is, and the install plan's tests."""
-    from tools.execute import matrix
+    the one list (command.lessons), the pre-flight as the machine is, and the install plan's tests."""
+    from tools.execute import command
 
     job = _workflow("weekly.yml")["jobs"]["laptops"]
     assert job["runs-on"] == "${{ matrix.os }}" and job["strategy"]["matrix"]["os"] == ["macos-14", "windows-latest"]
@@ -307,7 +352,7 @@ def test_the_laptops_job_runs_every_lesson_on_macos_and_windows() -> None:
     assert "--python python" in lessons["run"] and "--python python" in preflight["run"]
     only = preflight["run"].split("--only", 1)[1].split()
     assert "env" not in preflight and only == ["notebooks/workshop/preflight.ipynb"]
-    assert matrix.nbval_command("python", only=only)[-1] == only[0], "the pre-flight is a lesson of _toc.yml"
+    assert command.notebooks_command("python", jobs=1, targets=only)[-1] == only[0], "the pre-flight is a lesson"
     (tests,) = [step["run"] for step in steps if step["run"].startswith("python -m pytest")]
     named = [word for word in tests.split() if word.startswith("tests/")]
     assert named and all((ROOT / path).is_file() for path in named), f"the job names missing tests: {named}"
@@ -315,10 +360,10 @@ def test_the_laptops_job_runs_every_lesson_on_macos_and_windows() -> None:
 
 def test_nbval_takes_an_interpreter_only_with_the_release_it_names(tmp_path: Path) -> None:
     from tools.course import CourseError
-    from tools.execute import matrix
+    from tools.execute import command, matrix
 
     with pytest.raises(CourseError, match=r"notebooks/nope.ipynb: not a lesson of _toc.yml"):
-        matrix.nbval_command("python", only=["notebooks/nope.ipynb"])
+        command.notebooks_command("python", targets=["notebooks/nope.ipynb"])
     python = tmp_path / "python"
     for prints, release, problem in [("2.12.0+cpu", "2.12.0", None), ("2.13.0", "2.12.0", "has torch 2.13.0, not"),
                                      ("", "2.12.0", "cannot import torch")]:

@@ -2,20 +2,25 @@
 
 The wrong answers live beside this file: tests/exercises/<label>/wrong_<slug>.py, each the complete source of a
 solution cell a learner might write, opening with '# Wrong: <what the learner did>'. The course's notebooks are
-proved inside `make test`'s one execution of each (tools/execute/engine.py; `NOTEBOOK::exercise[LABEL]` tests of
-`pytest -p tools.execute.pytest_plugin --execute`); the tests here are the static ones, and the harness
+proved inside `make test`'s one nbval run of each (the one command, tools/execute/command.py:
+`NOTEBOOK::exercise[LABEL]` tests); the tests here are the static ones, and the harness
 (tools/execute/harness.py) on tests/exercises/fixtures/, a small notebook that shows what it catches.
 """
 
 from __future__ import annotations
 
 import copy
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tools import lesson
 from tools.course import ROOT, CourseError, read_notebook, write_notebook
-from tools.execute import engine, exercises, harness
+from tools.execute import command, exercises, harness
+from tools.records import runs
 
 pytestmark = pytest.mark.integration  # kernels, book builds, mypy or torch (make integration)
 
@@ -41,40 +46,60 @@ def test_wrong_answers_belong_to_exercises_and_say_what_is_wrong() -> None:
     assert problems == []
 
 
+def _prove(path: Path, folder: Path, *options: str) -> tuple[int, str, dict[str, Any]]:
+    """The one command on a copy of a notebook laid out as a lesson (folder/notebooks/fixtures/), the wrong answers
+    from fixtures/: exit code, output and its run record."""
+    lesson = folder / "notebooks" / "fixtures" / path.name
+    lesson.parent.mkdir(parents=True, exist_ok=True)
+    write_notebook(lesson, read_notebook(path))
+    args = command.notebooks_command(sys.executable, "--rootdir", str(folder), "-c", os.devnull, "--wrong-answers",
+                                     str(FIXTURES), "--run-records", str(folder / "records"), *options, jobs=1,
+                                     targets=["notebooks"], root=folder)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(args, cwd=folder, capture_output=True, text=True, timeout=600, env=env, check=False)
+    [(_, record)] = runs.load_records(folder / "records")
+    return done.returncode, done.stdout + done.stderr, record
+
+
 @pytest.fixture(scope="module")
-def fixture_reports() -> dict[str, harness.Report]:
-    return {report.label: report for report in exercises.check_notebook(FIXTURE, FIXTURES)}
+def fixture_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, dict[str, Any]]:
+    _, output, record = _prove(FIXTURE, tmp_path_factory.mktemp("fixture"))
+    return output, record
 
 
-def test_a_strong_check_passes(fixture_reports: dict[str, harness.Report]) -> None:
+@pytest.fixture(scope="module")
+def fixture_reports(fixture_run: tuple[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {report["label"]: report for report in fixture_run[1]["exercises"]}
+
+
+def test_a_strong_check_passes(fixture_reports: dict[str, dict[str, Any]]) -> None:
     report = fixture_reports["fixture-mean"]
-    assert report.ok, str(report)
-    assert report.wrong_answers == 3
+    assert report["ok"], report
+    assert report["wrong_answers"] == 3
 
 
-def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str, harness.Report]) -> None:
+def test_a_wrong_answer_that_passes_fails_the_harness(fixture_reports: dict[str, dict[str, Any]]) -> None:
     """The weak check accepts `xs[1]`; the harness names the file and its '# Wrong:' line, and nothing else:
     the answer that defines no function fails although an earlier answer defined one (names are reset)."""
-    assert fixture_reports["fixture-largest"].problems == [
+    assert fixture_reports["fixture-largest"]["problems"] == [
         "the check ACCEPTED the wrong answer tests/exercises/fixtures/fixture-largest/wrong_b_second_item.py "
         "('# Wrong: took the second item'): make the check catch this mistake"]
 
 
-def test_failures_without_a_message_are_reported(fixture_reports: dict[str, harness.Report]) -> None:
-    problems = fixture_reports["fixture-bare"].problems
+def test_failures_without_a_message_are_reported(fixture_reports: dict[str, dict[str, Any]]) -> None:
+    problems = fixture_reports["fixture-bare"]["problems"]
     assert "with the student stub the check failed with AssertionError (no message)" in problems[0]
     assert len(problems) == 4 and all("no message" in p for p in problems[1:])
 
 
 def test_a_rejected_solution_is_reported_with_the_checks_message(
-        fixture_reports: dict[str, harness.Report]) -> None:
-    assert fixture_reports["fixture-broken"].problems == [
+        fixture_run: tuple[str, dict[str, Any]], fixture_reports: dict[str, dict[str, Any]]) -> None:
+    """The real solution runs as a cell of nbval's run: its check cell's test fails, and the record says why."""
+    assert fixture_reports["fixture-broken"]["problems"] == [
         "the check REJECTED the real solution: AssertionError: triple(2) should be 7, got 6"]
-
-
-def test_the_notebook_goes_on_with_the_solution_and_stops_after_the_last_check(
-        fixture_reports: dict[str, harness.Report]) -> None:
-    assert "" not in fixture_reports, "a cell of the fixture failed: " + str(fixture_reports.get(""))
+    output, record = fixture_run
+    assert record["failed_cell"]["error"] == "AssertionError: triple(2) should be 7, got 6"
+    assert "FAILED notebooks/fixtures/harness.ipynb::exercise[fixture-largest]" in output
 
 
 def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> None:
@@ -86,45 +111,48 @@ def test_a_stub_that_passes_and_a_broken_cell_are_reported(tmp_path: Path) -> No
                                  "source": "1 / 0"})
     path = tmp_path / "broken.ipynb"
     write_notebook(path, notebook)
-    reports = exercises.check_notebook(path, FIXTURES)
-    assert "cell 1 failed" in reports[0].problems[0] and "ZeroDivisionError" in reports[0].problems[0]
-    assert reports[1].problems == ["not checked: an earlier cell failed (see the notebook's report)"]
+    code, output, record = _prove(path, tmp_path / "first")
+    assert "FAILED notebooks/fixtures/broken.ipynb::Cell 0" in output
+    assert code == 1 and record["failed_cell"] == {"index": 0, "error": "ZeroDivisionError: division by zero"}
+    assert record["exercises"][0]["problems"] == ["not checked: an earlier cell failed"]
     del notebook["cells"][1]
     write_notebook(path, notebook)
-    (report,) = exercises.check_notebook(path, FIXTURES)
-    assert "PASSED with the student stub" in report.problems[0]
-    assert sum("ACCEPTED the wrong answer" in p for p in report.problems) == 3
+    code, output, record = _prove(path, tmp_path / "second")
+    assert code == 1 and "FAILED notebooks/fixtures/broken.ipynb::exercise[fixture-mean]" in output
+    (report,) = record["exercises"]
+    assert "PASSED with the student stub" in report["problems"][0]
+    assert sum("ACCEPTED the wrong answer" in p for p in report["problems"]) == 3
 
 
 def test_the_full_run_proves_the_same_and_runs_every_cell(tmp_path: Path) -> None:
-    """`make test`'s execution: the same reports, the real solutions' outputs kept, the cells after the checks run."""
+    """`make test`'s run: the same reports, the real solutions' outputs kept, the cells after the checks run."""
     notebook = read_notebook(FIXTURE)
     notebook["cells"][15]["source"] = 'print("Checked: triple")'  # fixture-broken's check, now passing
     notebook["cells"][17]["source"] = 'print("after the last check:", mean([1, 3]))'
     path = tmp_path / "full.ipynb"
     write_notebook(path, notebook)
-    result = engine.execute_notebook(path, engine.Options(wrong_answers=FIXTURES))
-    assert result.passed, result.describe()
-    reports = {report.label: report for report in result.exercises}
-    assert reports["fixture-mean"].ok and reports["fixture-mean"].wrong_answers == 3
-    assert reports["fixture-largest"].problems == [
-        "the check ACCEPTED the wrong answer tests/exercises/fixtures/fixture-largest/wrong_b_second_item.py "
-        "('# Wrong: took the second item'): make the check catch this mistake"]
-    printed = ["".join(out.get("text", "") for out in cell.outputs) for cell in result.executed.cells
-               if cell.cell_type == "code"]
+    _, _, record = _prove(path, tmp_path / "run", "--save-executed", str(tmp_path / "executed"))
+    assert record["outcome"] == "pass", record["failed_cell"]
+    reports = {report["label"]: report for report in record["exercises"]}
+    assert reports["fixture-mean"]["ok"] and reports["fixture-mean"]["wrong_answers"] == 3
+    assert not reports["fixture-largest"]["ok"]
+    executed = read_notebook(Path(record["executed_notebook"]))
+    printed = ["".join("".join(out.get("text", "")) for out in cell["outputs"]) for cell in executed["cells"]
+               if cell["cell_type"] == "code"]
     assert printed[2:] == ["Checked: mean\n", "", "", "Checked: largest\n", "", "Checked: double\n", "",
                            "Checked: triple\n", "after the last check: 2.0\n"], printed
 
 
-def test_the_command_line_reports_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_command_line_reports_and_fails(capfd: pytest.CaptureFixture[str]) -> None:
+    """`python -m tools.execute.exercises`, an alias of the one command with --exercise / --exercises-only."""
     args = ["--wrong-answers", str(FIXTURES), "--only", "fixture-mean", "--only", "fixture-largest", str(FIXTURE)]
     assert exercises.main(args) == 1
-    out = capsys.readouterr().out
-    assert "ok   tests/exercises/fixtures/harness.ipynb [fixture-mean]" in out
-    assert "FAIL tests/exercises/fixtures/harness.ipynb [fixture-largest]" in out
+    out = capfd.readouterr().out
+    assert "FAILED tests/exercises/fixtures/harness.ipynb::exercise[fixture-largest]" in out
+    assert "exercise[fixture-mean]" not in out.split("short test summary")[-1]
     assert "fixture-bare" not in out, "--only proves only the exercises named"
-    assert "1 failure(s) in 1 notebook(s)" in out
-    assert exercises.main(["--only", "no-such-label", str(FIXTURE)]) == 2
+    assert exercises.main(["--only", "no-such-label", str(FIXTURE)]) == 4
+    assert "--exercise no-such-label: no such exercise" in capfd.readouterr().err
 
 
 def test_a_solution_without_its_exercise_or_check_is_a_clear_error(tmp_path: Path) -> None:

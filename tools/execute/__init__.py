@@ -1,2 +1,3 @@
-"""Running the lessons: the one engine (engine.py) with its kernel, the exercise harness, the pytest plugin,
-the hand-off to the book's cache and the version matrix. `python -m tools.execute` is the engine's command line."""
+"""Running the lessons: nbval with the course's pytest plugin (pytest_plugin.py, nbval_run.py), the one command that
+runs it (command.py), the exercise harness, the hand-off to the book's cache, the version matrix, and the learner's
+Run All of a student copy (kernel.py, student_copies.py)."""

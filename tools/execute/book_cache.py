@@ -1,18 +1,23 @@
 """The hand-off to the book: executed notebooks stored in Jupyter Book's execution cache (jupyter-cache).
 
-The executor (tools/execute/engine.py) stores each notebook that passed its checks in the cache that `execute_notebooks:
-cache` in _config.yml reads, so the book build shows exactly that run and executes nothing; book_cache_problems
-says, after the build, which notebooks the build executed itself (none, or `make book` fails).
+nbval's run (tools/execute/pytest_plugin.py) stores each notebook whose cells all passed in the cache that
+`execute_notebooks: cache` in _config.yml reads, so a book build shows exactly that run and executes nothing;
+book_cache_problems says which notebooks a build executed itself. Every build checks it as it ends
+(_ext/executed_nothing.py: the English book, each edition, the PDFs), and so can a command:
+
+    python -m tools.execute.book_cache [DIR] [NOTEBOOK ...]   exit 1 if a build executed a notebook (default: every one)
 """
 
 from __future__ import annotations
 
+import argparse
 import copy
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from tools.course import ROOT, relative_path
+from tools.course import ROOT, notebook_paths, relative_path
 
 BOOK_CACHE = ROOT / "_build" / ".jupyter_cache"
 EXECUTOR = "tools.execute"  # stored with each notebook the executor puts into the book's cache
@@ -51,3 +56,22 @@ def book_cache_problems(cache_path: Path, paths: Iterable[Path]) -> list[str]:
         if record.data.get("executor") != EXECUTOR:
             problems.append(f"{relative_path(path)}: the book build executed it (cache entry {record.pk})")
     return problems
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.execute.book_cache", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("cache", type=Path, nargs="?", default=BOOK_CACHE, help=f"default: {BOOK_CACHE}")
+    parser.add_argument("notebooks", type=Path, nargs="*", help="default: every notebook under notebooks/")
+    args = parser.parse_args(argv)
+    paths = args.notebooks or notebook_paths()
+    problems = book_cache_problems(args.cache, paths)
+    for problem in problems:
+        print(f"book cache: {problem}")
+    print(f"book cache: {len(paths) - len(problems)} of {len(paths)} notebook(s) shown from the checked run; "
+          f"the book build executed {len(problems)}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,69 +1,47 @@
-"""The authors' quick loop: prove every exercise's check, stopping each notebook after its last check.
+"""`make exercises`: the authors' quick loop, an alias of the one command (tools/execute/command.py) with its options.
 
-    python -m tools.execute.exercises                    check every notebook that has exercises
-    python -m tools.execute.exercises NOTEBOOK ...       only these notebooks
-    python -m tools.execute.exercises --only LABEL NOTEBOOK
-                                                 prove one exercise; stop after its check
-    python -m tools.execute.exercises --wrong-answers DIR NOTEBOOK ...
-                                                 take the wrong answers from DIR (default: tests/exercises/)
+    python -m tools.execute.exercises [NOTEBOOK ...]              --exercises-only: prove every exercise, each notebook
+                                                                 stopping after its last check (default: every lesson)
+    python -m tools.execute.exercises --only LABEL [NOTEBOOK ...]  --exercise LABEL: prove one exercise, its notebook
+                                                                 stopping after its check
+    python -m tools.execute.exercises --wrong-answers DIR ...      take the wrong answers from DIR (tests/exercises/)
 
-It runs the course's one executor (tools/execute/engine.py) with its exercise harness (tools/execute/harness.py says
-what a proof is). `make test` proves every exercise inside its execution of every notebook; this command stops after the
-last check it proves (nothing after it is left to prove).
+tools/execute/harness.py says what a proof is; `make test` proves every exercise inside nbval's one run of each lesson.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
-import time
 from pathlib import Path
 
-from tools.course import CourseError, notebook_paths, read_notebook, relative_path
-from tools.execute import engine
-from tools.execute.harness import WRONG_ANSWERS, Report
-from tools.lesson import has_solutions
+from tools.course import ROOT, CourseError
+from tools.execute.command import notebooks_command
+from tools.execute.harness import WRONG_ANSWERS
 
 
-def check_notebook(path: Path, wrong_root: Path = WRONG_ANSWERS, only: set[str] | None = None) -> list[Report]:
-    """Prove one notebook's exercises; one report per exercise, plus one for the notebook if it broke.
-
-    The notebook runs as in `make test`, but stops after the last check it proves. With `only`, prove just those
-    labels: the other exercises run as plain cells."""
-    result = engine.execute_notebook(path, engine.Options(wrong_answers=wrong_root, only=only,
-                                                            stop_after_last_check=True))
-    return result.exercise_reports()
-
-
-def notebooks_with_exercises() -> list[Path]:
-    return [path for path in notebook_paths() if has_solutions(read_notebook(path))]
+def command(notebooks: list[str], only: list[str], wrong_answers: Path = WRONG_ANSWERS) -> list[str]:
+    """The one command with the quick loop's options."""
+    options = [f"--exercise={label}" for label in only] or ["--exercises-only"]
+    return notebooks_command(sys.executable, *options, f"--wrong-answers={wrong_answers}", jobs=1, targets=notebooks)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.execute.exercises", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("notebooks", nargs="*", type=Path, help="notebooks (default: every one with exercises)")
-    parser.add_argument("--only", action="append", metavar="LABEL",
+    parser.add_argument("notebooks", nargs="*", help="notebooks (default: every lesson)")
+    parser.add_argument("--only", action="append", default=[], metavar="LABEL",
                         help="prove only this exercise (repeatable); the notebook stops after its check")
     parser.add_argument("--wrong-answers", type=Path, default=WRONG_ANSWERS, metavar="DIR",
                         help="folder of <label>/wrong_*.py (default: tests/exercises/)")
     args = parser.parse_args(argv)
-    failed = 0
-    total = time.perf_counter()
     try:
-        paths = args.notebooks or notebooks_with_exercises()
-        for path in paths:
-            started = time.perf_counter()
-            reports = check_notebook(path, args.wrong_answers, set(args.only) if args.only else None)
-            for report in reports:
-                print(report, flush=True)
-                failed += not report.ok
-            print(f"     {relative_path(path)}: {time.perf_counter() - started:.1f} s", flush=True)
+        return subprocess.run(command(args.notebooks, args.only, args.wrong_answers), cwd=ROOT,
+                              check=False).returncode
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    print(f"{failed} failure(s) in {len(paths)} notebook(s), {time.perf_counter() - total:.1f} s")
-    return 1 if failed else 0
 
 
 if __name__ == "__main__":

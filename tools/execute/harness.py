@@ -1,7 +1,8 @@
 """The exercise harness: inside a notebook's one execution, prove each exercise's check.
 
-At each solution cell (tools/lesson.py finds it and its check) the executor (tools/execute/engine.py) asks this module
-to run, each followed by the check cell:
+Just before each solution cell (tools/lesson.py finds it and its check) runs in nbval's kernel, the course's pytest
+plugin (tools/execute/pytest_plugin.py, its `exercise[LABEL]` test) asks this module to run, each followed by the check
+cell:
 
 1. the student stub (tools.lesson.STUB, what student copies hold): the check must fail with an assertion whose
    message helps;

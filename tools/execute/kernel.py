@@ -1,20 +1,17 @@
-"""A notebook's kernel, as the course's executor (tools/execute/engine.py) drives it, and the memory it takes.
+"""A learner's kernel: a student copy run as Run All runs it (tools/execute/student_copies.py), in another interpreter.
 
-NotebookKernel starts ipykernel in this interpreter (or another one, for the learner's path) through nbclient and
-runs the notebook's own cells in place and the exercise harness's code beside them. MemoryWatch samples the resident
-memory of this process and all its descendants (kernels and the processes they start) with psutil. Only this module
-starts kernels: tests/test_lesson.py fails if another module imports nbclient or jupyter_client.
+nbval runs the course's notebooks (tools/execute/pytest_plugin.py). The student-copy check needs what nbval's kernel
+does not offer: ipykernel in a different interpreter (a venv built from the student branch's requirements alone, which
+hold no pytest or nbval) and Run All's stop at the first failing cell. NotebookKernel starts that kernel through
+nbclient; besides nbval, only this module starts kernels (tests/test_lesson.py).
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections.abc import Sequence
+import asyncio
+import json
 from pathlib import Path
 from typing import Any
-
-import psutil
 
 CELL_TIMEOUT = 300  # seconds a cell may run, as the book's `execute.timeout`
 
@@ -24,7 +21,7 @@ class KernelStopped(Exception):
 
 
 class NotebookKernel:
-    """The kernel of one notebook: its own cells run in place, code of the harness runs beside them."""
+    """The kernel of one notebook, its cells run in place."""
 
     def __init__(self, notebook: Any, folder: Path, python: str | None = None) -> None:
         from jupyter_client.kernelspec import KernelSpecManager
@@ -63,24 +60,6 @@ class NotebookKernel:
     async def __aexit__(self, *exc: Any) -> None:
         await self._context.__aexit__(*exc)
 
-    @property
-    def pid(self) -> int | None:
-        return getattr(getattr(self.client.km, "provisioner", None), "pid", None)
-
-    def peak_rss(self) -> int:
-        """The kernel's peak resident memory (VmHWM) in bytes, or 0 where it cannot be read."""
-        return _status_kib(self.pid, "VmHWM") * 1024
-
-    def cpu_seconds(self) -> float:
-        """CPU time the kernel and the processes it waited for have used (user and system), 0 where unknown.
-
-        Unlike wall time it hardly depends on what else the machine runs, so it compares runs on a shared machine."""
-        try:
-            fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except (OSError, TypeError, IndexError):
-            return 0.0
-        return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
-
     async def _execute(self, cell: Any, index: int, **options: Any) -> None:
         """nbclient's execution of one cell; a cell over CELL_TIMEOUT, or a kernel that died, raises KernelStopped."""
         from nbclient.exceptions import CellTimeoutError, DeadKernelError
@@ -103,70 +82,31 @@ class NotebookKernel:
                 output["execution_count"] = count
         return None
 
-    async def scratch(self, source: str, tags: Sequence[str] = ()) -> tuple[str, str] | None:
-        """Run code that is not one of the notebook's cells, outside its history; its outputs are dropped."""
-        import nbformat
-        from nbclient.exceptions import CellExecutionError
 
-        cell = nbformat.v4.new_code_cell(source, metadata={"tags": list(tags)})
-        self.notebook.cells.append(cell)
-        try:
-            await self._execute(cell, len(self.notebook.cells) - 1, store_history=False)
-        except CellExecutionError as error:
-            return error.ename, error.evalue.strip()
-        finally:
-            self.notebook.cells.pop()
-        return None
-
-
-def _status_kib(pid: int | None, field: str) -> int:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except (OSError, TypeError):
-        return 0
-    for line in status.splitlines():
-        if line.startswith(f"{field}:"):
-            return int(line.split()[1])
-    return 0
+async def _learner_run(notebook: Any, folder: Path, python: str | None) -> tuple[list[int], bool]:
+    failed = []
+    async with NotebookKernel(notebook, folder, python) as kernel:
+        count = 0
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type == "code":
+                count += 1
+                stopped = await kernel.run(cell, index, count) is not None
+                # nbclient lets a cell tagged raises-exception raise: its error is an output, and the run goes on
+                if stopped or any(output.get("output_type") == "error" for output in cell.outputs):
+                    failed.append(index)
+                if stopped:
+                    return failed, False
+    return failed, True
 
 
-class MemoryWatch:
-    """The peak of the resident memory of this process and all its descendants, sampled twice a second."""
+def run_as_learner(notebook: dict[str, Any], folder: Path, python: str | None = None) -> tuple[Any, list[int], bool]:
+    """Run a notebook as a learner's Run All does, alone in `folder` (no gate, no harness): a cell that raises stops
+    the run unless it is tagged `raises-exception`, as in JupyterLab. The executed notebook, the indices of the cells
+    that failed, and whether the run reached the end. `python`: the kernel's interpreter (default: this one), for
+    example a venv built from the student branch's requirements alone."""
+    import nbformat
 
-    def __init__(self, interval: float = 0.5) -> None:
-        self.interval = interval
-        self.peak_bytes = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def __enter__(self) -> MemoryWatch:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-    def _watch(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.peak_bytes = max(self.peak_bytes, tree_rss(os.getpid()))
-
-    @staticmethod
-    def sample() -> int:
-        return tree_rss(os.getpid())
-
-
-def tree_rss(pid: int) -> int:
-    """Resident bytes of a process and its descendants (0 where the process is gone)."""
-    try:
-        process = psutil.Process(pid)
-        family = [process, *process.children(recursive=True)]
-    except psutil.Error:
-        return 0
-    total = 0
-    for member in family:
-        try:
-            total += member.memory_info().rss
-        except psutil.Error:  # ended meanwhile
-            continue
-    return total
+    folder.mkdir(parents=True, exist_ok=True)
+    executed = nbformat.reads(json.dumps(notebook), as_version=4)
+    failed, finished = asyncio.run(_learner_run(executed, folder, python))
+    return executed, failed, finished

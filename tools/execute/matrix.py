@@ -3,8 +3,8 @@
 torch-matrix.txt lists the releases; the first is the release the course teaches, which runs in
 the book's own `.venv` (constraints.txt pins it). Every other release gets a virtual environment
 of its own under $COURSE_VENVS (default ~/.cache/pytorch-2.12-course/venvs), made once and
-reused until a requirements file changes. Each run executes every notebook once, as `make test`
-does (tools/execute/engine.py through `pytest -p tools.execute.pytest_plugin --execute`: every cell, the deprecation
+reused until a requirements file changes. Each run executes every lesson once with the one command
+`make test` runs (tools/execute/command.py: nbval with the course's plugin, every cell, the deprecation
 gate, and each exercise's check against the stub, the wrong answers and the solution, two notebooks
 at a time), and writes its run records under _build/runs/torch-<release>/run-<k>/.
 
@@ -12,6 +12,8 @@ at a time), and writes its run records under _build/runs/torch-<release>/run-<k>
     python -m tools.execute.matrix status-records  run every release 3 times, then refresh results/runs/
     python -m tools.execute.matrix record-runs     record a run on this machine's accelerator
     python -m tools.execute.matrix venv R          make (or reuse) the environment of release R; print its python
+    python -m tools.execute.matrix nbval R [--python PY] [--only NOTEBOOK ...]
+                                                   the one command on release R, one notebook at a time, no records
 
 `--skip-fresh` leaves out a release whose records from this checkout already cover every
 notebook's current sources (`make test` has just run the taught release). A notebook that both
@@ -42,9 +44,9 @@ from tools.course import (
     read_notebook,
     relative_path,
     taught_release,
-    toc_files,
     write_notebook,
 )
+from tools.execute.command import notebooks_command
 from tools.lesson import runs_alone
 from tools.records import runs
 
@@ -52,7 +54,6 @@ MATRIX_FILE = ROOT / "torch-matrix.txt"
 REQUIREMENTS = (ROOT / "requirements.txt", ROOT / "requirements-test.txt")
 VENVS = Path(os.environ.get("COURSE_VENVS", Path.home() / ".cache" / "pytorch-2.12-course" / "venvs"))
 RECORDED = ROOT / "results" / "recorded"
-JOBS = 2  # notebooks at a time on a CPU run; an accelerator recording runs them one by one
 RELEASE = re.compile(r"\d+\.\d+\.\d+(?:(?:a|b|rc)\d+)?")
 
 
@@ -118,32 +119,6 @@ def fresh(release: str) -> bool:
     return True
 
 
-def notebooks_command(python: str, records: Path, command: str, *extra: str, jobs: int = JOBS,
-                      targets: Sequence[str] = ("notebooks",)) -> list[str]:
-    """The notebooks of `targets` (default: all) executed once by the course's plugin (cells and exercises), their
-    run records into `records`."""
-    return [python, "-m", "pytest", "-p", "tools.execute.pytest_plugin", "-p", "no:cacheprovider", "--execute",
-            f"--jobs={jobs}",
-            "--run-records", str(records), "--run-command", command, "-q", *extra, *targets]
-
-
-def nbval_notebooks(root: Path = ROOT) -> list[str]:
-    """The lessons nbval runs: every notebook of _toc.yml under notebooks/ (not the recorded runs), in book order."""
-    return [f"{entry}.ipynb" for entry in toc_files(root)
-            if entry.startswith("notebooks/") and (root / f"{entry}.ipynb").is_file()]
-
-
-def nbval_command(python: str, root: Path = ROOT, only: Sequence[str] = ()) -> list[str]:
-    """nbval (a library nobody here wrote) over every lesson, or over the lessons of `only`: each cell must run
-    (`--nbval-lax`: outputs are not compared, they change from run to run), a cell may take up to 600 s."""
-    lessons = nbval_notebooks(root)
-    unknown = [path for path in only if path not in lessons]
-    if unknown:
-        raise CourseError(f"{', '.join(unknown)}: not a lesson of _toc.yml (e.g. {lessons[0]})")
-    return [python, "-m", "pytest", "-p", "no:cacheprovider", "--nbval-lax", "--nbval-cell-timeout=600", "-q",
-            *(only or lessons)]
-
-
 def checked_python(python: str, release: str) -> str:
     """`python`, once it has shown that it imports torch `release` (a local build such as +cpu is the same release)."""
     try:
@@ -159,13 +134,14 @@ def checked_python(python: str, release: str) -> str:
 
 
 def run_release(release: str, attempt: int, command: str, extra: list[str] | None = None,
-                targets: Sequence[str] = ("notebooks",)) -> int:
+                targets: Sequence[str] = ()) -> int:
     """Execute the notebooks of `targets` (default: all) once on one release; the pytest exit code."""
     python = venv_python(release)
     folder = _run_folder(release, attempt)
     shutil.rmtree(folder, ignore_errors=True)
     print(f"matrix: torch {release}, run {attempt}", flush=True)
-    args = notebooks_command(str(python), folder, command, *(extra or []), targets=targets)
+    args = notebooks_command(str(python), "--run-records", str(folder), "--run-command", command, *(extra or []),
+                             targets=targets)
     return subprocess.run(args, cwd=ROOT, check=False).returncode
 
 
@@ -255,8 +231,8 @@ def record_accelerator_run(allow_cpu: bool, out: Path) -> int:
     folder = out / name
     shutil.rmtree(folder, ignore_errors=True)
     # One notebook at a time: the recorded timings are the accelerator's alone.
-    args = notebooks_command(sys.executable, folder / "records", "make record-runs", "--save-executed", str(folder),
-                             jobs=1)
+    args = notebooks_command(sys.executable, "--run-records", str(folder / "records"), "--run-command",
+                             "make record-runs", "--save-executed", str(folder), jobs=1)
     code = subprocess.run(args, cwd=ROOT, check=False).returncode
     for _, record in runs.load_records(folder / "records"):
         if record.get("executed_notebook"):
@@ -362,7 +338,9 @@ def main(argv: list[str] | None = None) -> int:
             if args.release not in matrix:
                 raise CourseError(f"{args.release!r} is not in {MATRIX_FILE} ({', '.join(matrix)})")
             python = checked_python(args.python, args.release) if args.python else str(venv_python(args.release))
-            command = nbval_command(python, only=args.only)
+            # One notebook at a time: the weekly laptop jobs (macOS, Windows) run it in one process.
+            command = notebooks_command(python, "--run-command", f"make nbval RELEASE={args.release}", jobs=1,
+                                        targets=args.only)
             return subprocess.run(command, cwd=ROOT, check=False).returncode
         if not RELEASE.fullmatch(args.release):
             raise CourseError(f"{args.release!r} is not a torch release such as 2.13.0")

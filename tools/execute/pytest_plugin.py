@@ -1,229 +1,348 @@
-"""The executor's pytest plugin: one test per notebook and one per exercise, all reading one execution.
+"""The course's pytest plugin on nbval: nbval executes each notebook once, and the course's checks read that run.
 
-Loaded with `-p tools.execute.pytest_plugin --execute`: each notebook is one file of tests, executed once by
-tools/execute/engine.py, and every test reads that execution: `NOTEBOOK::cells` (every code cell ran; the deprecation
-gate passed) and, for each exercise, `NOTEBOOK::exercise[LABEL]` (its check rejected the stub and every wrong answer,
-and accepted the solution). With `--jobs 2` two notebooks run at a time, the longest first; a notebook whose
-course.multi_process is true runs alone.
+    python -m pytest -p tools.execute.pytest_plugin -p no:cacheprovider --nbval-lax [OPTIONS] NOTEBOOK ...
 
-    --jobs N                  notebooks executed at a time (default 1)
-    --crowded                 notebooks that start processes run beside the others too, for load (make flaky)
-    --no-exercises            run the cells only (no stub, no wrong answers)
-    --book-cache DIR          store each passing notebook in this Jupyter Book cache (_build/.jupyter_cache)
-    --wrong-answers DIR       the wrong answers, <label>/wrong_*.py (default: tests/exercises/)
-    --run-records DIR         write one run record per notebook into DIR (tools/schemas/run-record.schema.json)
+nbval (`--nbval-lax`) starts one kernel per notebook, in this interpreter (the plugin turns on
+`--nbval-current-env`), in the notebook's folder, and runs each code cell as a test (`NOTEBOOK::Cell N`), every cell
+to the end, a cell for up to 300 s (the book's `execute.timeout`); outputs are not compared with the saved ones. The
+plugin adds to that run, in the same kernel:
+
+- the deprecation gate (tools/records/gate.py): torch's deprecations are shown before the first cell, and a cell that
+  prints a DeprecationWarning or FutureWarning fails unless tagged `demonstrates-warning`; after a failed cell the
+  notebook's later cells are skipped (they would fail for the same reason);
+- `NOTEBOOK::exercise[LABEL]` just before each solution cell: the exercise's check must reject the student stub and
+  every wrong answer of tests/exercises/<label>/ (tools/execute/harness.py); the real solution and its check then run
+  as the notebook's cells, so the check cell's test is the one that accepts the solution;
+- `NOTEBOOK::run-record` last: the executed notebook put together from the cells' outputs, its run record
+  (tools/schemas/run-record.schema.json) with seconds, the kernel's peak memory and CPU time, and, if every cell
+  passed, its entry in the book's cache (tools/execute/book_cache.py), from which the book renders without executing;
+- with pytest-xdist (`-n 2 --dist loadfile --no-loadscope-reorder`) two notebooks run at a time, the longest first,
+  each notebook's tests on one worker in order; a notebook whose course.multi_process is true runs alone;
+- the summary: each notebook's seconds against its budget, the run's seconds and peak memory (pytest, workers,
+  kernels and their processes).
+
+One command, one table: every way of running notebooks is this command with options (make passes them; `make X`
+runs it with the options of its row; tools/execute/command.py builds it).
+
+| to run                              | make                           | options of the one command                |
+| ----------------------------------- | ------------------------------ | ----------------------------------------- |
+| every lesson of _toc.yml, recorded, | `make notebooks` (`make test`) | `-n 2 --dist loadfile                     |
+| stored for the book                 |                                | --no-loadscope-reorder --run-records DIR  |
+|                                     |                                | --book-cache DIR` LESSONS                 |
+| one notebook                        | `make notebooks NOTEBOOKS=P`   | its path instead of LESSONS               |
+| one exercise, stop after its check  | `make exercises EXERCISE=L`    | `--exercise LABEL` (repeatable)           |
+| every exercise (the quick loop)     | `make exercises`               | `--exercises-only`: no record, no cache   |
+| the cells only                      |                                | `--no-exercises`                          |
+| another release of torch-matrix.txt | `make notebooks RELEASE=R`,    | the same, run by the release's venv       |
+|                                     | `make nbval RELEASE=R`         | (tools/execute/matrix.py makes it)        |
+| every release                       | `make matrix`                  | `--run-records _build/runs/torch-R/run-1` |
+| repeated runs under load            | `make flaky`                   | `--crowded`: multi-process ones not alone |
+| a recording on an accelerator       | `make record-runs`             | one at a time, `--save-executed DIR`      |
+| a student copy, as a learner        | (python -m                     | not nbval: Run All in another interpreter |
+|                                     | tools.execute.student_copies)  | (tools/execute/kernel.py)                 |
+
+    --run-records DIR         write one run record per notebook into DIR
     --run-command TEXT        what ran the notebooks, stored in each record (default: pytest)
     --save-executed DIR       also write each executed notebook, outputs included, under DIR
+    --book-cache DIR          store each notebook whose cells all passed in this Jupyter Book cache
+    --wrong-answers DIR       the wrong answers, <label>/wrong_*.py (default: tests/exercises/)
     --notebooks-summary FILE  write the run's size, seconds and peak memory here (make test's step summary)
     --steps-summary FILE      the step summary of the `make test` this run belongs to, named in each record
 
-The timing report at the end comes from the same records. It measures rather than fails: each notebook's budget
-(course.budget_seconds) is printed beside it, so a slow shared machine never turns the suite red, and a notebook that
-grew past its budget is plain to see.
+The timing report measures rather than fails: each notebook's budget (course.budget_seconds) is printed beside it, so
+a slow shared machine never turns the suite red, and a notebook that grew past its budget is plain to see.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import json
-import threading
-from collections.abc import Iterator
+import os
+import shutil
+import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tools.course import read_notebook
-from tools.execute import engine, harness
-from tools.lesson import exercise_cells
-from tools.records import status
+from tools.execute import harness, nbval_run
+from tools.execute.memory import MemoryWatch
+from tools.lesson import ExerciseCells, runs_alone
+from tools.records import gate, runs, status
+
+SLOTS = "COURSE_NOTEBOOK_SLOTS"  # the folder of the lock files xdist's workers share (Slot)
+_RUN = pytest.StashKey[nbval_run.NotebookRun]()
+_SLOT = pytest.StashKey[nbval_run.Slot]()
+_KERNEL = pytest.StashKey[nbval_run.NbvalKernel]()
+_WATCH = pytest.StashKey[tuple[MemoryWatch, float]]()
+_RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+_ENV = pytest.StashKey[dict[str, Any]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    group = parser.getgroup("notebooks", "the course's executor (tools/execute/engine.py)")
+    group = parser.getgroup("notebooks", "the course's checks on nbval's run (tools/execute/pytest_plugin.py)")
     group.addoption("--run-records", type=Path, default=None, help="write one run record per notebook here")
     group.addoption("--run-command", default="pytest", help="what ran the notebooks, for the records")
     group.addoption("--save-executed", type=Path, default=None, help="write executed notebooks here")
-    group.addoption("--execute", action="store_true", help="execute each notebook once with tools/execute/engine.py")
     group.addoption("--notebooks-summary", type=Path, default=None,
                     help="write the run's notebooks, jobs, seconds and peak memory to this JSON file")
     group.addoption("--steps-summary", type=Path, default=None,
                     help="the step summary of the `make test` this run belongs to, named in each record")
-    group.addoption("--jobs", type=int, default=1, help="with --execute: notebooks executed at a time")
     group.addoption("--crowded", action="store_true",
-                    help="with --execute: notebooks that start processes do not run alone (load for make flaky)")
+                    help="notebooks that start processes do not run alone (load for make flaky)")
     group.addoption("--no-exercises", dest="prove_exercises", action="store_false",
-                    help="with --execute: do not prove the exercises")
-    group.addoption("--book-cache", type=Path, default=None, help="with --execute: store passing notebooks here")
+                    help="do not prove the exercises")
+    group.addoption("--exercises-only", action="store_true",
+                    help="the authors' quick loop: each notebook stops after its last check; no record, no cache")
+    group.addoption("--exercise", action="append", default=[], metavar="LABEL",
+                    help="prove only this exercise (repeatable); its notebook stops after its check")
+    group.addoption("--book-cache", type=Path, default=None, help="store passing notebooks here")
     group.addoption("--wrong-answers", type=Path, default=harness.WRONG_ANSWERS,
-                    help="with --execute: the folder of <label>/wrong_*.py")
+                    help="the folder of <label>/wrong_*.py")
 
 
-class _Runner:
-    """Executes the collected notebooks in a thread of its own, `--jobs` at a time; tests wait for theirs."""
-
-    def __init__(self, config: pytest.Config, paths: list[Path]) -> None:
-        self.options = engine.Options(
-            exercises=config.getoption("prove_exercises"), wrong_answers=config.getoption("wrong_answers"),
-            command=config.getoption("run_command"), records=config.getoption("run_records"),
-            executed=config.getoption("save_executed"), book_cache=config.getoption("book_cache"),
-            root=Path(config.rootpath), steps=config.getoption("steps_summary"))
-        self.jobs = max(1, config.getoption("jobs"))
-        self.crowded: bool = config.getoption("crowded")
-        self.paths = paths
-        self.futures: dict[Path, concurrent.futures.Future[engine.Result]] = {
-            path: concurrent.futures.Future() for path in paths}
-        self.results: list[engine.Result] = []
-        self.peak_bytes = 0
-        self.seconds = 0.0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[Any] | None = None
-        self._thread = threading.Thread(target=self._run, name="notebooks", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def _done(self, path: Path, result: engine.Result | BaseException) -> None:
-        if isinstance(result, engine.Result):
-            self.results.append(result)
-            self.futures[path].set_result(result)
-        else:
-            self.futures[path].set_exception(result)
-
-    def _run(self) -> None:
-        import time
-
-        async def main() -> None:
-            self._loop = asyncio.get_running_loop()
-            self._task = asyncio.current_task()
-            await engine.execute_many(self.paths, self.options, self.jobs, self._done, self.crowded)
-
-        started = time.perf_counter()
-        memory = engine.MemoryWatch()
-        try:
-            with memory:
-                asyncio.run(main())
-        except BaseException as error:  # every waiting test hears of it
-            for future in self.futures.values():
-                if not future.done():
-                    future.set_exception(error)
-        finally:
-            self.peak_bytes = memory.peak_bytes
-            self.seconds = time.perf_counter() - started
-            for future in self.futures.values():
-                if not future.done():
-                    future.set_exception(RuntimeError("the notebook run ended before this notebook ran"))
-
-    def result(self, path: Path) -> engine.Result:
-        return self.futures[path].result()
-
-    def stop(self) -> None:
-        """Cancel what is still running (pytest stopped early) and wait for the kernels to shut down."""
-        unfinished = not all(future.done() for future in self.futures.values())
-        if unfinished and self._loop is not None and self._task is not None:
-            try:
-                self._loop.call_soon_threadsafe(self._task.cancel)
-            except RuntimeError:  # the loop closed meanwhile: nothing left to cancel
-                pass
-        if self._thread.ident is not None:
-            self._thread.join()
+def _active(config: pytest.Config) -> bool:
+    return bool(config.getoption("nbval_lax", False) or config.getoption("nbval", False))
 
 
-_RUNNER = pytest.StashKey[_Runner]()
+def pytest_configure(config: pytest.Config) -> None:
+    _CONFIG[:] = [config]
+    if not _active(config):
+        return
+    if not config.option.nbval_kernel_name:
+        config.option.nbval_current_env = True  # the kernel runs this interpreter, as pytest's venv has it
+    if float(config.option.nbval_cell_timeout) == 2000:  # nbval's default: the book's instead
+        config.option.nbval_cell_timeout = nbval_run.CELL_TIMEOUT
+    if not hasattr(config, "workerinput"):  # the controller (or the only process): the slots, the memory watch
+        os.environ[SLOTS] = tempfile.mkdtemp(prefix="course-slots-")  # this run's; the workers inherit it
+        config.stash[_WATCH] = (MemoryWatch().__enter__(), time.perf_counter())
+        config.stash[_RECORDS] = []
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if parent.config.getoption("execute") and file_path.suffix == ".ipynb" \
-            and ".ipynb_checkpoints" not in file_path.parts:
-        return NotebookFile.from_parent(parent, path=file_path)
-    return None
+class _NotebookItem(pytest.Item):
+    """A test the plugin adds to a notebook's (nbval's IPyNbFile's) tests, reading the notebook's run."""
 
-
-class NotebookFile(pytest.File):
-    """A notebook: one test for its cells, one per exercise."""
-
-    def collect(self) -> Iterator[pytest.Item]:
-        yield NotebookItem.from_parent(self, name="cells")
-        if self.config.getoption("prove_exercises"):
-            for exercise in exercise_cells(read_notebook(self.path), self.path):
-                yield ExerciseItem.from_parent(self, name=f"exercise[{exercise.label}]", label=exercise.label)
-
-
-class NotebookItem(pytest.Item):
-    """Every code cell of the notebook ran, and the deprecation gate let each through."""
-
-    def result(self) -> engine.Result:
-        return self.config.stash[_RUNNER].result(self.path)
-
-    def runtest(self) -> None:
-        result = self.result()
-        if not result.passed:
-            pytest.fail(result.describe(), pytrace=False)
+    def notebook(self) -> pytest.Collector:
+        assert self.parent is not None, "the plugin's tests are made in a notebook"
+        return self.parent
 
     def reportinfo(self) -> tuple[Path, int | None, str]:
         return self.path, None, f"{self.path.name}::{self.name}"
 
 
-class ExerciseItem(NotebookItem):
-    """The exercise's check rejected the stub and every wrong answer, and accepted the solution."""
+class ExerciseItem(_NotebookItem):
+    """The exercise's check rejected the stub and every wrong answer of tests/exercises/<label>/."""
 
-    def __init__(self, *, label: str, **kwargs: Any) -> None:
+    def __init__(self, *, exercise: ExerciseCells, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.label = label
+        self.exercise = exercise
 
     def runtest(self) -> None:
-        report = next(r for r in self.result().exercises if r.label == self.label)
+        run = self.notebook().stash[_RUN]
+        report = harness.Report(self.path, self.exercise.label, cells=(self.exercise.solution, self.exercise.check))
+        run.reports[self.exercise.label] = report
+        started = time.perf_counter()
+        try:
+            asyncio.run(harness.prove(self.notebook().stash[_KERNEL], self.exercise, run.source["cells"], report,
+                                      self.config.getoption("wrong_answers")))
+        except nbval_run.KernelStopped as stopped:
+            report.problems.append(f"the run stopped while the stub and wrong answers ran: {stopped}")
+        report.seconds = time.perf_counter() - started
+        self.user_properties.append(("course_exercise", {"label": report.label, "wrong_answers": report.wrong_answers,
+                                                         "problems": report.problems}))
         if not report.ok:
             pytest.fail(str(report), pytrace=False)
 
 
-def pytest_collection_finish(session: pytest.Session) -> None:
-    config = session.config
-    if not config.getoption("execute") or config.getoption("collectonly"):
+class RecordItem(_NotebookItem):
+    """The executed notebook, its run record and its entry in the book's cache."""
+
+    def runtest(self) -> None:
+        config = self.config
+        where = nbval_run.Keep(config.getoption("run_command"), config.getoption("run_records"),
+                               config.getoption("save_executed"), config.getoption("book_cache"),
+                               config.getoption("steps_summary"), Path(config.rootpath))
+        if _ENV not in config.stash:
+            config.stash[_ENV] = runs.environment()
+        notebook = self.notebook()
+        record = nbval_run.keep(notebook.stash[_RUN], notebook.stash[_KERNEL], where, config.stash[_ENV])
+        # as JSON holds it: pytest-xdist sends it to the controller, which cannot send torch's TorchVersion (a str)
+        self.user_properties.append(("course_record", json.loads(json.dumps(record))))
+
+
+def _cells(items: list[pytest.Item]) -> dict[pytest.Collector, list[pytest.Item]]:
+    from nbval.plugin import IPyNbFile
+
+    found: dict[pytest.Collector, list[pytest.Item]] = {}
+    for item in items:
+        if isinstance(item.parent, IPyNbFile):
+            found.setdefault(item.parent, []).append(item)
+    return found
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each notebook's items: its cells, each exercise's proof before its solution cell, the record last; the
+    notebooks the longest first."""
+    if not _active(config):
         return
-    paths = list(dict.fromkeys(item.path for item in session.items if isinstance(item, NotebookItem)))
-    if paths:
-        config.stash[_RUNNER] = _Runner(config, paths)
-        config.stash[_RUNNER].start()
+    notebooks = _cells(items)
+    only = set(config.getoption("exercise"))
+    quick = bool(only) or config.getoption("exercises_only")
+    known: set[str] = set()
+    ordered: list[pytest.Item] = []
+    deselected: list[pytest.Item] = []
+    paths = {file.path: file for file in notebooks}
+    for path in nbval_run.longest_first(list(paths)):
+        file = paths[path]
+        run = nbval_run.NotebookRun.of(path, Path(config.rootpath))
+        file.stash[_RUN] = run
+        exercises = [e for e in run.exercises if not only or e.label in only]
+        known |= {e.label for e in run.exercises}
+        proving = {e.solution: e for e in exercises} if config.getoption("prove_exercises") else {}
+        last = max((e.check for e in proving.values()), default=-1) if quick else len(run.source["cells"])
+        for item in notebooks[file]:
+            index = run.code_cells[item.cell_num]  # type: ignore[attr-defined]
+            if index > last:
+                deselected.append(item)
+                continue
+            if index in proving:
+                exercise = proving[index]
+                ordered.append(ExerciseItem.from_parent(file, name=f"exercise[{exercise.label}]", exercise=exercise))
+            ordered.append(item)
+        if not quick:
+            ordered.append(RecordItem.from_parent(file, name="run-record"))
+    unknown = only - known
+    if unknown:
+        raise pytest.UsageError(f"--exercise {', '.join(sorted(unknown))}: no such exercise in the notebooks given "
+                                f"(known: {', '.join(sorted(known)) or 'none'})")
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+    others = [item for item in items if item.parent not in notebooks]
+    items[:] = [*ordered, *others]
+
+
+def _first_of_notebook(item: pytest.Item) -> bool:
+    return item.parent is not None and _RUN in item.parent.stash and _KERNEL not in item.parent.stash
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Any:
+    """Before a notebook's first test: its place among the notebooks run at a time; after nbval started its kernel,
+    torch's deprecations shown (the gate) and the kernel's language_info."""
+    first = _first_of_notebook(item)
+    parent = item.parent
+    if first and parent is not None and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
+        alone = runs_alone(item.path) and not item.config.getoption("crowded")
+        parent.stash[_SLOT] = nbval_run.Slot(Path(os.environ[SLOTS]), alone).__enter__()
+    result = yield
+    if first and parent is not None:
+        run = parent.stash[_RUN]
+        started: Any = parent  # nbval's IPyNbFile, whose setup started its kernel
+        kernel = parent.stash[_KERNEL] = nbval_run.NbvalKernel(started.kernel, item.config.option.nbval_cell_timeout)
+        asyncio.run(kernel.scratch(gate.SHOW_TORCH_DEPRECATIONS))
+        run.language_info = kernel.language_info()
+        run.started = time.perf_counter()
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """A cell after a failed one is skipped; a cell's outputs go to the run, and through the deprecation gate."""
+    from nbval.plugin import IPyNbCell, coalesce_streams
+
+    run = item.parent.stash.get(_RUN, None) if item.parent is not None else None
+    if run is None or isinstance(item, RecordItem):
+        return (yield)
+    if run.failure is not None:
+        pytest.skip(f"code cell {run.failure.cell} failed before it: {run.failure.error}")
+    if not isinstance(item, IPyNbCell):
+        return (yield)
+    started = time.perf_counter()
+    try:
+        result = yield
+    except pytest.skip.Exception:
+        raise
+    except BaseException as error:
+        run.cell_ran(item.cell_num, coalesce_streams(item.test_outputs or []), time.perf_counter() - started, error)
+        raise
+    stopped = run.cell_ran(item.cell_num, coalesce_streams(item.test_outputs or []), time.perf_counter() - started,
+                           None)
+    if stopped:
+        pytest.fail(stopped, pytrace=False)
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
+    """After a notebook's last test (nbval has stopped its kernel): its place is free for the next notebook."""
+    result = yield
+    parent = item.parent
+    if parent is not None and _RUN in parent.stash and (nextitem is None or nextitem.parent is not parent):
+        slot = parent.stash.get(_SLOT, None)
+        if slot is not None:
+            slot.__exit__(None, None, None)
+    return result
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """The records reach the controller with the reports (pytest-xdist sends user_properties along)."""
+    for name, value in report.user_properties:
+        if name == "course_record" and report.when == "call":
+            records = _controller_records()
+            if records is not None and isinstance(value, dict):
+                records.append(value)
+
+
+_CONFIG: list[pytest.Config] = []  # the config of this pytest process, whose logreport hook has none
+
+
+def _controller_records() -> list[dict[str, Any]] | None:
+    return _CONFIG[0].stash.get(_RECORDS, None) if _CONFIG else None
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     config = session.config
-    runner = config.stash.get(_RUNNER, None)
-    if runner is None:
+    watch = config.stash.get(_WATCH, None)
+    if watch is None:
         return
-    runner.stop()
-    config.stash[_RECORDS] = [r.record for r in runner.results if r.record is not None]
+    memory, started = watch
+    memory.__exit__(None, None, None)
+    shutil.rmtree(os.environ.pop(SLOTS, ""), ignore_errors=True)
+    records = config.stash[_RECORDS]
     summary = config.getoption("notebooks_summary")
-    if summary is not None:
+    if summary is not None and records:
         summary.parent.mkdir(parents=True, exist_ok=True)
-        summary.write_text(json.dumps({"notebooks": len(runner.results), "jobs": runner.jobs,
-                                       "seconds": round(runner.seconds, 1),
-                                       "peak_memory_bytes": runner.peak_bytes}) + "\n")
+        summary.write_text(json.dumps({"notebooks": len(records), "jobs": _jobs(config),
+                                       "seconds": round(time.perf_counter() - started, 1),
+                                       "peak_memory_bytes": memory.peak_bytes}) + "\n")
 
 
-_RECORDS = pytest.StashKey[list[dict[str, Any]]]()
+def _jobs(config: pytest.Config) -> int:
+    workers = config.getoption("numprocesses", None)
+    return int(workers) if isinstance(workers, int) and workers > 0 else 1
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    records = terminalreporter.config.stash.get(_RECORDS, [])
-    if not records:
+    config = terminalreporter.config
+    records = config.stash.get(_RECORDS, [])
+    watch = config.stash.get(_WATCH, None)
+    if not records or watch is None:
         return
-    torch_version = records[0]["environment"]["torch"]
-    terminalreporter.section(f"notebook budgets on torch {torch_version}: seconds and peak memory, slowest first")
-    for line in status.timing_report(records, Path(terminalreporter.config.rootpath)):
+    memory, started = watch
+    terminalreporter.section(f"notebook budgets on torch {records[0]['environment']['torch']}: seconds and peak "
+                             "memory, slowest first")
+    for line in status.timing_report(records, Path(config.rootpath)):
         terminalreporter.write_line(line)
-    folder = terminalreporter.config.getoption("run_records")
-    if folder is not None:
-        terminalreporter.write_line(f"run records: {folder}")
-    runner = terminalreporter.config.stash.get(_RUNNER, None)
-    if runner is not None:
-        cached = sum(r.cached for r in runner.results)
-        terminalreporter.write_line(
-            f"{len(runner.results)} notebook(s) executed once each in {runner.seconds:.0f} s, {runner.jobs} at a "
-            f"time; peak memory of the run (pytest, kernels and their processes): "
-            f"{runner.peak_bytes / 2**30:.2f} GiB")
-        if runner.options.book_cache is not None:
-            terminalreporter.write_line(f"book cache: {cached} executed notebook(s) stored in "
-                                        f"{runner.options.book_cache}")
+    if config.getoption("run_records") is not None:
+        terminalreporter.write_line(f"run records: {config.getoption('run_records')}")
+    terminalreporter.write_line(
+        f"{len(records)} notebook(s) executed once each by nbval in {time.perf_counter() - started:.0f} s, "
+        f"{_jobs(config)} at a time; peak memory of the run (pytest, workers, kernels and their processes): "
+        f"{memory.peak_bytes / 2**30:.2f} GiB")
+    if config.getoption("book_cache") is not None:
+        cached = sum(record["outcome"] == "pass" for record in records)
+        terminalreporter.write_line(f"book cache: {cached} executed notebook(s) stored in "
+                                    f"{config.getoption('book_cache')}")
+

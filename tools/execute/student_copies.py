@@ -1,5 +1,5 @@
 """The student-copy check: each lesson's student copy (tools/workshop/student.py) run as a learner runs it, alone in an
-empty folder through the engine with Run All's semantics (a failing cell stops the run unless it is tagged
+empty folder with Run All's semantics (a failing cell stops the run unless it is tagged
 `raises-exception`, as the copies' checks are): every other cell must pass, every check after a stubbed solution must
 fail with its message, and the run must reach the end.
 
@@ -32,15 +32,15 @@ from pathlib import Path
 from typing import Any
 
 from tools.course import ROOT, CourseError, notebook_paths, read_notebook, taught_release
-from tools.execute import engine
+from tools.execute.kernel import run_as_learner
 from tools.lesson import exercise_cells, has_solutions
 from tools.workshop.student import student_path, student_version
 
 
 def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: str | None = None,
                           copy: dict[str, Any] | None = None) -> list[str]:
-    """Run a lesson's student copy alone in `folder` with Run All's semantics (as a learner does, through the course's
-    executor) and say what went wrong: a cell other than the check after a stubbed solution failed (Run All stops
+    """Run a lesson's student copy alone in `folder` with Run All's semantics (as a learner does) and say what went
+    wrong: a cell other than the check after a stubbed solution failed (Run All stops
     there), such a check passed, or the run did not reach the end. With `python` (the learner's interpreter), its
     first output line must also name the taught release. `copy`: the copy to run (default: made from the lesson now),
     for example the one a student branch holds."""
@@ -48,7 +48,7 @@ def student_copy_problems(entry: str, folder: Path, root: Path = ROOT, python: s
     notebook = read_notebook(path)
     checks = {cells.check for cells in exercise_cells(notebook, path)}
     student = student_version(notebook, entry, root) if copy is None else copy
-    executed, failed_cells, finished = engine.run_as_learner(student, folder, python)
+    executed, failed_cells, finished = run_as_learner(student, folder, python)
     failed = set(failed_cells)
     problems = [f"{entry}: cell {index} failed in the student copy, and it is not the check of an exercise"
                 for index in sorted(failed - checks)]

@@ -1,7 +1,7 @@
 """The run record: its fields (tools/schemas/run-record.schema.json), making one, writing and reading it.
 
-Every execution of a notebook by the course's own tools (tools/execute/engine.py under `make test`, the
-torch version matrix, a recording run on an accelerator) writes one JSON record per notebook. The schema,
+Every execution of a notebook by the course's own tools (nbval with tools/execute/pytest_plugin.py: `make test`,
+the torch version matrix, a recording run on an accelerator) writes one JSON record per notebook. The schema,
 version 1, says what each field holds; in short:
 
     {
@@ -26,7 +26,7 @@ version 1, says what each field holds; in short:
       "executed_notebook": null | "results/recorded/<run>/<chapter>/<name>.ipynb"
     }
 
-Records written by tools/execute/engine.py add `wall_seconds`, `cpu_seconds`, `exercises` and, under
+Records written by tools/execute/pytest_plugin.py add `wall_seconds`, `cpu_seconds`, `exercises` and, under
 `make test`, `steps`; records of repeated runs (`make flaky`, `make status-records`: tools/execute/matrix.py's
 mark_flaky) add `verdict_runs` and `flaky`. Every record is checked against the schema before it is
 written and when it is read; a bad one is a CourseError of one line naming the file and the field.

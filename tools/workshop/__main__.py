@@ -26,7 +26,7 @@ typed live counted apart, plus the cold-cache run time from the run records; `ti
 records it. Exercise minutes are the sum of `course.exercises[*].minutes`. The schedules add the room terms
 (ROOM_TIMING there: run-along cells, debriefs, room-mode questions) to each lesson's slot.
 
-`python -m tools.execute.student_copies` runs each student copy as a learner does (the engine's job).
+`python -m tools.execute.student_copies` runs each student copy as a learner does (tools/execute's job).
 """
 
 from __future__ import annotations

@@ -232,13 +232,14 @@ class FileScan:
         only_settings = {unit: not self.pending for unit in by_unit}
         prefixed = set()  # (unit, line) of `MASTER_PORT=29500 torchrun ...`
         variables = shell_variables([text for _, _, text in commands])
+        (wheels,) = needs_seen(commands, "cu128-wheels")
         for unit, line, text in commands:
             for finding in shell_rules(text):
                 if finding == MASTER_PORT_FINDING:
                     prefixed.add((unit, line))
                 else:
                     self.add(unit, line, 1, *finding)
-            match = CU128.search(text)
+            match = CU128.search(text) if wheels else None
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
             self.launched |= launched_scripts(text, variables)
@@ -268,16 +269,27 @@ class FileScan:
                 )
 
     def text_lines(self, lines: list) -> None:
-        """Rules for any line of text: cu128 wheels, CUDA for source builds."""
-        builds = any(SOURCE_BUILD.search(text) for _, _, text in lines)
+        """Rules for any line of text: cu128 wheels, CUDA for source builds. A rule's pattern is searched line by
+        line only where the text holds what the rule needs (prefilter.py): most files here hold none of them."""
+        wheels, knob, source = needs_seen(lines, "cu128-wheels", "defer-layout-freezing", "cuda-source-build")
+        builds = source and any(SOURCE_BUILD.search(text) for _, _, text in lines)
         for unit, line, text in lines:
-            match = CU128.search(text)
+            match = CU128.search(text) if wheels else None
             comment = text.lstrip().startswith("#") and not self.lenient
             if match and not comment:
                 self.add(unit, line, match.start() + 1, "cu128-wheels", match.group(0))
-            if KNOB_SETTING.search(text):
+            if knob and KNOB_SETTING.search(text):
                 detail, fix = KNOB_ENV, "remove it: nothing reads it"
                 self.add(unit, line, 1, "defer-layout-freezing", detail, fix, WARNS)
             old = OLD_CUDA.search(text) if builds else None
             if old:
                 self.add(unit, line, old.start() + 1, "cuda-source-build", old.group(0))
+
+
+def needs_seen(lines: list, *rules: str) -> tuple[bool, ...]:
+    """For each rule, whether lines [(unit, line, text)] hold what the rule needs in a text file (prefilter.py)."""
+    # (imported here: prefilter imports the rules package, which imports prefilter, so it loads after the rules)
+    from torch_upgrade_scan.prefilter import TEXT_RULE_NEEDS
+
+    data = "\n".join(text for _, _, text in lines).encode("utf-8", "surrogatepass")  # (JSON may hold a lone one)
+    return tuple(TEXT_RULE_NEEDS[rule].seen(data) for rule in rules)

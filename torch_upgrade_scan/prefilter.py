@@ -83,6 +83,7 @@ TEXT_NEEDS = {
     ),
     "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
 }
+TEXT_RULE_NEEDS = {**PYTHON_NEEDS, **TEXT_NEEDS}  # each rule's needs in a text file (filescan.needs_seen)
 UNIQUE_NEEDS = {
     "python": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER])),
     "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER, *TEXT_NEEDS.values()])),

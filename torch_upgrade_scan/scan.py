@@ -228,11 +228,13 @@ def through_reexports(scans: list, python: list, max_bytes: int) -> list:
     """Where a scanned module re-exports torch's names (`from torch.distributed import *` in
     `pkg/distributed.py`, or a package's `__init__.py` that imports them), the Python files that may import it
     (`import pkg.distributed`, `from pkg.distributed import`, `from pkg import distributed`) scanned again, their
-    names resolved through it."""
+    names resolved through it. A file that does not hold the last part of such a module's name (`distributed`)
+    imports none of them, and is not searched further."""
     exports = {name: scan.exports for scan in scans if scan.exports for name in module_names(scan.path)}
     if not exports:
         return scans
     mentions = imports_of(sorted(exports))
+    leaves = {name.rpartition(".")[2].encode() for name in exports}
     by_path = {scan.path: scan for scan in scans}
     for path in python:
         try:
@@ -240,7 +242,7 @@ def through_reexports(scans: list, python: list, max_bytes: int) -> list:
                 data = stream.read(max_bytes + 1)
         except OSError:
             continue  # its scan has said why
-        if any(mention.search(data) for mention in mentions):
+        if any(leaf in data for leaf in leaves) and any(mention.search(data) for mention in mentions):
             again = scan_file(path, max_bytes, exports)
             by_path[path] = again
     return [scan for scan in by_path.values() if not scan.empty()]

@@ -84,8 +84,14 @@ TEXT_NEEDS = {
     "cuda-source-build": Needs((b"github.com/pytorch/pytorch",)),
 }
 TEXT_RULE_NEEDS = {**PYTHON_NEEDS, **TEXT_NEEDS}  # each rule's needs in a text file (filescan.needs_seen)
+# A shell-like file (a script, CI YAML, a Dockerfile, requirements) is read as commands and lines of text, never
+# parsed as Python (filescan.shell and text_lines): of the Python rules, only these find something in it (its
+# port findings and launches all need a torchrun line, which TEXT_NEEDS holds).
+SHELL_LIKE = ("shell", "yaml", "docker", "requirements")
+SHELL_LIKE_RULES = ("cu128-wheels", "defer-layout-freezing")
 UNIQUE_NEEDS = {
     "python": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER])),
+    "shell": tuple(dict.fromkeys([*(PYTHON_NEEDS[rule] for rule in SHELL_LIKE_RULES), *TEXT_NEEDS.values()])),
     "text": tuple(dict.fromkeys([*PYTHON_NEEDS.values(), BACKEND_HELPER, *TEXT_NEEDS.values()])),
 }
 
@@ -139,5 +145,5 @@ def python_reading(data: bytes) -> str | None:
 
 def needed(kind: str | None, data: bytes) -> bool:
     """Whether any rule can find something in a file of this kind with these bytes."""
-    needs = UNIQUE_NEEDS["python" if kind == "python" else "text"]
+    needs = UNIQUE_NEEDS["python" if kind == "python" else "shell" if kind in SHELL_LIKE else "text"]
     return any(one.seen(data) for one in needs)

@@ -48,6 +48,9 @@ class FileScan:
         self.offsets: dict = {}  # unit -> (cell, line offset)
         self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block, a cell)
         self.lenient = False  # Markdown: code that does not parse is a note
+        # whether its text was read (it holds what a rule needs): only such a file can find more where the names
+        # it imports come through a module of the project that re-exports torch's (scan.through_reexports)
+        self.read = False
 
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""

@@ -9,6 +9,8 @@ import pytest
 
 from torch_upgrade_scan import prefilter, scan
 
+FIXTURES = Path(__file__).parent / "fixtures"
+
 # (file name, text, the file and rule of the one finding expected)
 CASES = {
     "requirements: cu128 wheel": ("requirements.txt", "torch==2.12.0+cu128\n", "requirements.txt", "cu128-wheels"),
@@ -69,3 +71,18 @@ def test_a_shell_like_file_is_checked_for_fewer_words_than_a_document() -> None:
     jit = b"model = torch.jit.script(model)\n"
     assert not prefilter.needed("yaml", jit) and prefilter.needed("markdown", jit)
     assert prefilter.needed("yaml", b"torchrun train.py") and prefilter.needed("shell", b"+cu128")
+
+
+def test_every_fixture_finds_the_same_with_the_shell_like_pre_check_and_with_every_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The shell-like files of the fixtures (scripts, CI YAML, Dockerfiles, requirements of issues 13 to 47 and of
+    real projects) give the same findings, errors and notes where they are checked for every rule's words: a rule
+    that can find something in such a file and is missing from SHELL_LIKE_RULES (or TEXT_NEEDS) fails here."""
+    folders = [FIXTURES / "upgrade_scan", FIXTURES / "scan_corpus"]
+    narrow = scan.scan_paths(folders, jobs=1)
+    monkeypatch.setitem(prefilter.UNIQUE_NEEDS, "shell", prefilter.UNIQUE_NEEDS["text"])
+    wide = scan.scan_paths(folders, jobs=1)
+    assert (narrow.findings, narrow.errors, narrow.notes) == (wide.findings, wide.errors, wide.notes)
+    shell_like = [f for f in narrow.findings if Path(f.path).suffix in (".sh", ".yml", ".yaml", ".txt")]
+    assert len(shell_like) > 10, "the fixtures hold findings in shell-like files (22 on 2026-12-06)"

@@ -3,6 +3,7 @@ pattern, that holds what a rule needs is still read. Each case is a file whose o
 that a pre-check looks for; leaving that word out of its pre-check makes the case find nothing."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,12 @@ CASES = {
         "export MASTER_PORT=29500\npython -m torch.distributed.run --nproc-per-node=2 train.py\n",
         "launch.sh",
         "port-29500",
+    ),
+    "Python: a process group's multi-device backend string": (
+        "group.py",
+        'import torch.distributed as dist\n\ndist.init_process_group("cpu:gloo,cuda:nccl")\n',
+        "group.py",
+        "torchcomms-one-device",
     ),
     "notebook: a cu128 wheel in a shell escape": (
         "setup.ipynb",
@@ -86,3 +93,13 @@ def test_every_fixture_finds_the_same_with_the_shell_like_pre_check_and_with_eve
     assert (narrow.findings, narrow.errors, narrow.notes) == (wide.findings, wide.errors, wide.notes)
     shell_like = [f for f in narrow.findings if Path(f.path).suffix in (".sh", ".yml", ".yaml", ".txt")]
     assert len(shell_like) > 10, "the fixtures hold findings in shell-like files (22 on 2026-12-06)"
+
+
+def test_the_multi_device_pattern_matches_where_its_plain_spelling_does() -> None:
+    """MULTI_DEVICE starts at the colon and looks back at the character before it (for speed); it matches where
+    the plain spelling, that character first, does, and nowhere else."""
+    plain = re.compile(rb"[\w}]:[^,\s\"']*,[^,\s\"':]*:")
+    texts = [b'"cpu:gloo,cuda:nccl"', b'f"{d}:{b},cpu:gloo"', b"x[1:2,3:4]", b'":gloo,cuda:"', b"(:a,b:", b"a: b,c:",
+             b"cpu:gloo, cuda:nccl", b"cpu:gloo,cuda", b"", b"::,:", b"a::,b:"]
+    assert [bool(plain.search(t)) for t in texts] == [bool(prefilter.MULTI_DEVICE.search(t)) for t in texts]
+    assert sum(bool(plain.search(t)) for t in texts) == 4

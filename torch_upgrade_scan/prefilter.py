@@ -41,6 +41,9 @@ FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
 # a device:backend pair, a comma, and the next pair's colon; written to start at the colon (the character before
 # it looked back at), so that the engine seeks the colon: 20 times faster than starting at a class of characters
 MULTI_DEVICE = re.compile(rb":(?<=[\w}]:)[^,\s\"']*,[^,\s\"':]*:")
+# `isend(` or `irecv(`, written to start at the bracket (what comes before it looked back at): the engine seeks a
+# bracket, rarer than an `i`, twice as fast over the three projects of the README's speed section
+ISEND_IRECV = re.compile(rb"\((?<=isend\(|irecv\()")
 BACKEND_BY_NAME = re.compile(rb"init_process_group\(\s*(?:backend\s*=\s*)?[A-Za-z_][\w.]*\s*[,)]")
 NO_FRAMES = re.compile(rb"fully_shard|force_eager|TorchDispatchMode|disable\s*=\s*True")
 # What each rule needs to see in Python code (in .py files, notebooks and
@@ -68,7 +71,7 @@ PYTHON_NEEDS = {
     "cu128-wheels": Needs((b"cu128",)),
     # both compile rules: fullgraph=True and what makes it raise or run no frame
     "fullgraph-no-frames": Needs((b"fullgraph",), all_of=(FULLGRAPH, NO_FRAMES)),
-    "torchcomms-p2p": Needs((), (re.compile(rb"i(?:send|recv)\("),)),
+    "torchcomms-p2p": Needs((), (ISEND_IRECV,)),
     # a process group with a multi-device backend string ("cpu:gloo,cuda:nccl", f"{d}:{b},cpu:gloo"), or with
     # a backend passed by name, which a function of another file may return
     "torchcomms-one-device": Needs((b"init_process_group",), (MULTI_DEVICE, BACKEND_BY_NAME)),

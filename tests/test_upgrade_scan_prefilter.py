@@ -104,6 +104,12 @@ REWRITTEN = {
          b"cpu:gloo, cuda:nccl", b"cpu:gloo,cuda", b"", b"::,:", b"a::,b:"],
         4,
     ),
+    "GREEN_CONTEXT": (
+        prefilter.GREEN_CONTEXT,
+        rb"reen(?:Context|_contexts)",
+        [b"GreenContext.create(", b"cuda.green_contexts", b"screenContext", b"greenContex", b"reen_context", b"xt"],
+        3,
+    ),
     "ISEND_IRECV": (
         prefilter.ISEND_IRECV,
         rb"i(?:send|recv)\(",

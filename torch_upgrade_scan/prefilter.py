@@ -41,6 +41,9 @@ FULLGRAPH = re.compile(rb"fullgraph\s*=\s*True")
 # a device:backend pair, a comma, and the next pair's colon; written to start at the colon (the character before
 # it looked back at), so that the engine seeks the colon: 20 times faster than starting at a class of characters
 MULTI_DEVICE = re.compile(rb":(?<=[\w}]:)[^,\s\"']*,[^,\s\"':]*:")
+# `reenContext` or `reen_contexts` (GreenContext, green_contexts), written to start at their `xt` (what comes before
+# it looked back at): 1.7 times as fast over the three projects as starting at the `r`
+GREEN_CONTEXT = re.compile(rb"xt(?:(?<=reenContext)|s(?<=reen_contexts))")
 # `isend(` or `irecv(`, written to start at the bracket (what comes before it looked back at): the engine seeks a
 # bracket, rarer than an `i`, twice as fast over the three projects of the README's speed section
 ISEND_IRECV = re.compile(rb"\((?<=isend\(|irecv\()")
@@ -63,7 +66,7 @@ PYTHON_NEEDS = {
     ),
     "port-29500": Needs((PORT.encode(),)),
     # (one pattern for two words: a search of a file for each word costs about as much as one for the pattern)
-    "green-context-positional": Needs((), (re.compile(rb"reen(?:Context|_contexts)"),)),
+    "green-context-positional": Needs((), (GREEN_CONTEXT,)),
     "stream-capturing": Needs((b"is_current_stream_capturing",)),
     "metadata-json": Needs((b"metadata_json",)),
     "magma": Needs((), (re.compile(rb"inalg(?:Backend|_library)"),)),  # preferred_linalg_library, LinalgBackend

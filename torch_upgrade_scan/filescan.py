@@ -48,6 +48,9 @@ class FileScan:
         self.offsets: dict = {}  # unit -> (cell, line offset)
         self.indents: dict = {}  # unit -> columns its code was dedented by (an rST block, a cell)
         self.lenient = False  # Markdown: code that does not parse is a note
+        # whether its text was read (it holds what a rule needs): only such a file can find more where the names
+        # it imports come through a module of the project that re-exports torch's (scan.through_reexports)
+        self.read = False
 
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
@@ -232,13 +235,14 @@ class FileScan:
         only_settings = {unit: not self.pending for unit in by_unit}
         prefixed = set()  # (unit, line) of `MASTER_PORT=29500 torchrun ...`
         variables = shell_variables([text for _, _, text in commands])
+        (wheels,) = needs_seen(commands, "cu128-wheels")
         for unit, line, text in commands:
             for finding in shell_rules(text):
                 if finding == MASTER_PORT_FINDING:
                     prefixed.add((unit, line))
                 else:
                     self.add(unit, line, 1, *finding)
-            match = CU128.search(text)
+            match = CU128.search(text) if wheels else None
             if match and not text.lstrip().startswith("#"):
                 self.add(unit, line, 1, "cu128-wheels", match.group(0))
             self.launched |= launched_scripts(text, variables)
@@ -268,16 +272,27 @@ class FileScan:
                 )
 
     def text_lines(self, lines: list) -> None:
-        """Rules for any line of text: cu128 wheels, CUDA for source builds."""
-        builds = any(SOURCE_BUILD.search(text) for _, _, text in lines)
+        """Rules for any line of text: cu128 wheels, CUDA for source builds. A rule's pattern is searched line by
+        line only where the text holds what the rule needs (prefilter.py): most files here hold none of them."""
+        wheels, knob, source = needs_seen(lines, "cu128-wheels", "defer-layout-freezing", "cuda-source-build")
+        builds = source and any(SOURCE_BUILD.search(text) for _, _, text in lines)
         for unit, line, text in lines:
-            match = CU128.search(text)
+            match = CU128.search(text) if wheels else None
             comment = text.lstrip().startswith("#") and not self.lenient
             if match and not comment:
                 self.add(unit, line, match.start() + 1, "cu128-wheels", match.group(0))
-            if KNOB_SETTING.search(text):
+            if knob and KNOB_SETTING.search(text):
                 detail, fix = KNOB_ENV, "remove it: nothing reads it"
                 self.add(unit, line, 1, "defer-layout-freezing", detail, fix, WARNS)
             old = OLD_CUDA.search(text) if builds else None
             if old:
                 self.add(unit, line, old.start() + 1, "cuda-source-build", old.group(0))
+
+
+def needs_seen(lines: list, *rules: str) -> tuple[bool, ...]:
+    """For each rule, whether lines [(unit, line, text)] hold what the rule needs in a text file (prefilter.py)."""
+    # (imported here: prefilter imports the rules package, which imports prefilter, so it loads after the rules)
+    from torch_upgrade_scan.prefilter import TEXT_RULE_NEEDS
+
+    data = "\n".join(text for _, _, text in lines).encode("utf-8", "surrogatepass")  # (JSON may hold a lone one)
+    return tuple(TEXT_RULE_NEEDS[rule].seen(data) for rule in rules)

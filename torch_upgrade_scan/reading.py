@@ -202,6 +202,7 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         reading = "whole"  # its imports, and the names it defines itself (which a star import does not replace)
     if reading is None:
         return  # no rule can match: no decoding, no parse
+    scan.read = True
     try:
         text = read_python(data) if kind == "python" else data.decode("utf-8-sig")
     except (SyntaxError, UnicodeDecodeError, LookupError) as error:

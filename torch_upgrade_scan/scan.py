@@ -9,7 +9,6 @@ import os
 import re
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from torch_upgrade_scan.catalog import NEWEST, RULES, release_key
@@ -177,10 +176,10 @@ BATCH = 24
 
 
 def scan_batch(paths: list, max_bytes: int) -> tuple[int, list]:
-    """Scan some files: how many, and the (position, scan) of those that found or noted anything (the others
-    add only to the count, so that they are not sent back from a worker)."""
+    """Scan some files: how many, and the (position, scan) of those that found or noted anything, or were read
+    (the others add only to the count, so that they are not sent back from a worker)."""
     scans = [(index, scan_file(path, max_bytes)) for index, path in enumerate(paths)]
-    return len(paths), [(index, scan) for index, scan in scans if not scan.empty()]
+    return len(paths), [(index, scan) for index, scan in scans if scan.read or not scan.empty()]
 
 
 def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, list]:
@@ -191,6 +190,9 @@ def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, 
     if jobs < 2 or len(batches[1]) < BATCH or scan_file.__module__ == "__main__":
         count, found = scan_batch([*batches[0], *batches[1], *files], max_bytes)
         return count, [scan for _, scan in found]
+    # (imported here, where a pool starts: with multiprocessing, 12 ms of a start that takes 75 ms in all here)
+    from concurrent.futures import ProcessPoolExecutor
+
     done: dict = {}
     with ProcessPoolExecutor(jobs - 1) as pool:
         futures = [pool.submit(scan_batch, batch, max_bytes) for batch in batches]
@@ -231,34 +233,28 @@ def imports_of(modules: list[str]) -> list[re.Pattern[bytes]]:
     return [re.compile(source.encode()) for source in sources]
 
 
-def through_reexports(scans: list, python: list, max_bytes: int) -> list:
+def through_reexports(scans: list, max_bytes: int) -> list:
     """Where a scanned module re-exports torch's names (`from torch.distributed import *` in
     `pkg/distributed.py`, or a package's `__init__.py` that imports them), the Python files that may import it
     (`import pkg.distributed`, `from pkg.distributed import`, `from pkg import distributed`) scanned again, their
-    names resolved through it."""
+    names resolved through it. Only a file that was read can find more so (the others hold nothing a rule
+    needs, whatever their names resolve to), and one that does not hold the last part of such a module's name
+    (`distributed`) imports none of them."""
     exports = {name: scan.exports for scan in scans if scan.exports for name in module_names(scan.path)}
     if not exports:
-        return scans
+        return [scan for scan in scans if not scan.empty()]
     mentions = imports_of(sorted(exports))
+    leaves = {name.rpartition(".")[2].encode() for name in exports}
     by_path = {scan.path: scan for scan in scans}
-    for path in python:
+    for path in [scan.path for scan in scans if scan.read and scan.path.endswith(".py")]:
         try:
             with open(path, "rb") as stream:
                 data = stream.read(max_bytes + 1)
         except OSError:
             continue  # its scan has said why
-        if any(mention.search(data) for mention in mentions):
-            again = scan_file(path, max_bytes, exports)
-            by_path[path] = again
+        if any(leaf in data for leaf in leaves) and any(mention.search(data) for mention in mentions):
+            by_path[path] = scan_file(path, max_bytes, exports)
     return [scan for scan in by_path.values() if not scan.empty()]
-
-
-def noting_python(files: Iterator[str], python: list) -> Iterator[str]:
-    """The files as they are listed, the Python ones also added to `python`."""
-    for path in files:
-        if path.endswith(".py"):
-            python.append(path)
-        yield path
 
 
 def scan_paths(
@@ -268,9 +264,8 @@ def scan_paths(
     the releases up to `target`."""
     start = time.perf_counter()
     listing = Report()
-    python: list = []  # the Python files listed, which may import a module that re-exports torch's names
-    count, scans = scan_batches(noting_python(files_under(paths, listing, exclude), python), jobs, max_bytes)
-    report = collect(through_reexports(scans, python, max_bytes))
+    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes)
+    report = collect(through_reexports(scans, max_bytes))
     report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders

@@ -750,18 +750,29 @@ def test_the_days_copies_come_with_a_handout_and_the_days_preflight(tmp_path: Pa
         html = (out / "index.html").read_text()
         lessons_in_order = [slot for slot in track.slots if slot.lesson and not slot.lesson.walk_through]
         first = student.student_path(lessons_in_order[0].lesson.entry) if lessons_in_order[0].lesson else ""
-        assert f"Open first: `{first}`" in text
+        assert f"Open first: [`{first}`]({first})" in text, "the file beside the handout, linked relative"
         rows = [line for line in text.splitlines() if line.startswith("| ")]
         positions = []
         for slot in lessons_in_order:
             assert slot.lesson is not None
             row = f"| {pages.clock_time(slot.start)} | "
             (line,) = [line for line in rows if line.startswith(row)]
-            assert f"`{student.student_path(slot.lesson.entry)}` | {slot.minutes} |" in line
+            path = student.student_path(slot.lesson.entry)
+            assert f"[`{path}`]({path}) | {slot.minutes} |" in line
+            kept = tracks.slot_exercises(slot)
+            assert all(f"`{label}` ({minutes})" in line for label, minutes, _ in kept), "each exercise, its minutes"
+            dropped = [label for label, _, _ in slot.lesson.exercise_list if label not in {k for k, _, _ in kept}]
+            assert all(f"`{label}`" in line.split("skip ", 1)[-1] for label in dropped), "what to skip"
             positions.append(text.index(line))
         assert positions == sorted(positions), "in teaching order"
         assert "workshop/preflight.ipynb" in text and "troubleshooting.html" in text and "helper" in text
         assert ("workshop-colab.html" in text) is track.room.colab, "the Colab page only for a Colab room"
+        assert ("workshop-setup.html" in text) is not track.room.colab, "the Colab room's setup is the Colab page"
+        assert ("Save a copy in Drive" in text) is track.room.colab and "torch_upgrade_scan-" in text
+        assert "run the first code cell" in text
+        for read in track.reading:
+            assert f"Read [`{student.student_path(read.entry)}`]" in text
+            assert (out / student.student_path(read.entry)).is_file(), "the reading's copy is in the folder"
         assert "<table>" in html and html.count("<tr>") == text.count("\n| ") - 1, "the same table, in HTML"
         preflight = read_notebook(out / "workshop" / "preflight.ipynb")
         assert any(f'DAY = "{day}"' in cell_source(cell) for cell in preflight["cells"])

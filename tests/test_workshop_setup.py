@@ -398,15 +398,18 @@ def setup_pip_modules() -> set[str]:
 
 
 def preflight_modules() -> set[str]:
-    """The packages the pre-flight's `PACKAGES` checks, and the scanner its `check_scanner` imports."""
+    """The packages the pre-flight's `PACKAGES` checks, and what its checks import (the scanner: check_scanner)."""
     (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "PACKAGES = {" in cell_source(c)]
     tree = ast.parse(cell)
     (packages,) = [node.value for node in tree.body if isinstance(node, ast.Assign)
                    and any(isinstance(t, ast.Name) and t.id == "PACKAGES" for t in node.targets)]
     assert isinstance(packages, ast.Dict)
     named = {key.value for key in packages.keys if isinstance(key, ast.Constant)}
-    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
-    return named | (imported - set(sys.stdlib_module_names))
+    checks = [ast.parse(cell_source(c)) for c in read_notebook(PREFLIGHT)["cells"]
+              if c["cell_type"] == "code" and "def check_" in cell_source(c)]
+    imported = {alias.name for check in checks for node in ast.walk(check) if isinstance(node, ast.Import)
+                for alias in node.names}
+    return named | (imported - set(sys.stdlib_module_names) - {"torch"})
 
 
 def test_the_setup_installs_what_the_lessons_import() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tools.checks.lesson_size import TYPED_TAG
+from tools.checks.lesson_size import TYPED_TAG, section_minutes
 from tools.course import ROOT, cell_source, cell_tags, read_notebook
 from tools.execute.book_cache import BOOK_CACHE
 
@@ -135,3 +135,28 @@ def test_a_line_or_a_cell_the_output_does_not_show_is_found() -> None:
 def test_the_pages_expected_lines_are_in_the_executed_output(entry: str) -> None:
     page = NOTED[entry]["Expect"].split(CPU_WHEEL)[0]
     assert missing_from_output(page, executed(entry)) == [], f"{entry}: the notes' Expect says what the page lacks"
+
+
+QUOTED = re.compile(r"\"([^\"]+)\" \((\d+) min")
+
+
+def test_every_cut_when_late_item_says_its_minutes() -> None:
+    """Each lesson's "Cut when late" part gives each cut its minutes (they had none), at least one per quoted section,
+    and a quoted teaching section's minutes are the timing rule's for it (`section_minutes`), the talk-only cuts
+    aside (their cells still run)."""
+    for entry, parts in NOTED.items():
+        cut = parts["Cut when late"]
+        stated = re.findall(r"\b(\d+) min|its (\d+) minutes", cut)
+        assert len(stated) >= max(1, cut.count('"') // 2), f"{entry}: a cut without its minutes: {cut}"
+        if cut.startswith("the talk of"):
+            continue
+        for heading, minutes in QUOTED.findall(cut):
+            rule = section_minutes(ROOT / f"{entry}.ipynb", heading) if heading_in(entry, heading) else 0
+            assert rule == 0 or rule == int(minutes), f"{entry}: {heading!r} is {rule} min by the rule, not {minutes}"
+
+
+def heading_in(entry: str, heading: str) -> bool:
+    """Whether one of the lesson's Markdown cells starts with the heading (what section_minutes reads)."""
+    return any(re.match(rf"#+ {re.escape(heading)}\s*$", cell_source(cell).splitlines()[0])
+               for cell in read_notebook(ROOT / f"{entry}.ipynb")["cells"]
+               if cell["cell_type"] == "markdown" and cell_source(cell))

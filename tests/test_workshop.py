@@ -267,8 +267,39 @@ def test_a_full_day_without_its_buffer_or_a_half_day_without_cuts_is_a_problem()
                             quiz=0, exercises=0, debrief=0, run_along=0, kept=())
         if slot.lesson else slot for slot in half.slots))
     assert [cut.what for cut in tracks.cut_plan(bare)] == ["reading"]
-    assert tracks.track_problems(bare) == [f"cpu half day: its cut plan gives back {tracks.WALK_THROUGH} minutes, "
-                                           f"less than the {tracks.HALF_DAY_CUTS} a half day needs"]
+    assert tracks.track_problems(bare) == [
+        f"cpu half day: its cut plan gives back {tracks.WALK_THROUGH} minutes, less than the {tracks.HALF_DAY_CUTS} a "
+        "half day needs",
+        f"cpu half day: its cut plan gives back {tracks.WALK_THROUGH} minutes after the mid-day check, less than the "
+        f"{tracks.HALF_DAY_CUTS} the check may ask for"]
+
+
+def test_every_cut_plan_is_in_clock_order_and_leaves_cuts_after_the_mid_day_check() -> None:
+    """The mid-day check is where the cut plan is used: each day's plan lists its cuts in the day's clock order, and
+    those at or after the check give back HALF_DAY_CUTS minutes at least (the CPU half day's first cuts, the compiler
+    exercise and kya-platform, came before it, leaving 11 minutes; the Colab half day's 13)."""
+    for track in tracks.tracks():
+        cuts = tracks.cut_plan(track)
+        assert [cut.start for cut in cuts] == sorted(cut.start for cut in cuts), (track.room.key, track.day)
+        check = tracks.midday_check(track.slots)
+        starts = {slot.start for slot in track.slots if slot.lesson} | {check}
+        assert all(cut.start in starts for cut in cuts), "each cut at the time of its lesson (the quiz: the check)"
+        late = sum(cut.minutes for cut in cuts if cut.start >= check)
+        assert late >= tracks.HALF_DAY_CUTS, (track.room.key, track.day, late)
+        text = pages.track_table(track)
+        assert all(f"{number}. {pages.clock_time(cut.start)}" in text for number, cut in enumerate(cuts, 1)), text
+
+
+def test_a_half_day_gives_its_walk_through_as_reading_where_an_exercise_would_not_fit() -> None:
+    """The Colab half day's setup minutes leave no room for the compiler lesson's exercise beside the walk-through:
+    the walk-through becomes reading before the day and the exercise is kept (it was "20 + 0" before)."""
+    by_key = {(t.room.key, t.day): t for t in tracks.tracks()}
+    colab = by_key["colab", "half"]
+    assert [lesson.entry for lesson in colab.reading] == [UPGRADE]
+    (knobs,) = [slot for slot in colab.slots if slot.lesson and slot.lesson.entry == KNOBS]
+    assert knobs.exercises > 0
+    assert by_key["cpu", "half"].reading == (), "the CPU half day keeps its walk-through"
+    assert f"Read before the day: {pages.doc_link(UPGRADE)}" in pages.track_table(colab)
 
 
 def test_every_full_day_keeps_torchruns_exercise() -> None:
@@ -299,7 +330,7 @@ def test_the_books_tracks_teach_or_cover_every_prerequisite() -> None:
     found = {lesson.entry: lesson for lesson in lessons.lessons()}
     assert found[COND].prerequisites == (ACCELERATOR_GRAPH,), "read from the header's links"
     for track in tracks.tracks():
-        before: set[str] = set()
+        before = {lesson.entry for lesson in track.reading}  # read before the day
         for slot in track.slots:
             if slot.lesson:
                 for entry in slot.lesson.prerequisites:
@@ -409,7 +440,8 @@ def test_a_half_day_keeps_the_flagship_and_migration_exercises(track_course: Pat
 def test_a_half_day_is_four_lessons_and_a_walk_through() -> None:
     for track in (t for t in tracks.tracks() if t.day == "half"):
         taught = [slot.lesson for slot in track.slots if slot.lesson]
-        assert [lesson.entry for lesson in taught if lesson.walk_through] == [UPGRADE], track.room.key
+        walked = [lesson.entry for lesson in taught if lesson.walk_through] + [r.entry for r in track.reading]
+        assert walked == [UPGRADE], track.room.key
         assert len([lesson for lesson in taught if not lesson.walk_through]) == 4, track.room.key
 
 
@@ -453,7 +485,7 @@ def test_the_room_terms_reproduce_the_instructors_plan() -> None:
 
 
 def test_a_full_day_skips_the_sections_taught_earlier() -> None:
-    for track in tracks.tracks():
+    for track in (t for t in tracks.tracks() if UPGRADE not in {read.entry for read in t.reading}):
         (upgrade,) = [slot for slot in track.slots if slot.lesson and slot.lesson.entry == UPGRADE]
         assert upgrade.lesson is not None
         if track.day == "half" or upgrade.lesson.walk_through:  # a full day walks through it where it must
@@ -489,12 +521,12 @@ def test_the_cut_plan_cuts_extras_first_and_keeps_the_kept_objectives(track_cour
     cuts = tracks.cut_plan(track)
     extras = [slot.lesson.entry for slot in track.slots if slot.lesson and slot.objective == "extra"]
     assert extras, "the fixture's full day holds an extra"
-    assert [cut.entry for cut in cuts[:len(extras)]] == extras[::-1], "extras first, the last added first"
+    assert [cut.entry for cut in cuts if cut.what == "lesson"] == extras, "each extra, at its time"
     assert all(cut.entry not in (EIGH, SCANNER) for cut in cuts if cut.what == "exercise"), \
         "the flagship and migration lessons keep their exercise"
     text = pages.track_table(track)
     total = sum(cut.minutes for cut in cuts)
-    assert f"({total} in all)." in text and "When the room runs late, cut in this order" in text
+    assert f"({total} in all)." in text and "When the room runs late, cut in the day's order" in text
 
 
 # ---- pages ---------------------------------------------------------------------------------------------------------
@@ -718,18 +750,29 @@ def test_the_days_copies_come_with_a_handout_and_the_days_preflight(tmp_path: Pa
         html = (out / "index.html").read_text()
         lessons_in_order = [slot for slot in track.slots if slot.lesson and not slot.lesson.walk_through]
         first = student.student_path(lessons_in_order[0].lesson.entry) if lessons_in_order[0].lesson else ""
-        assert f"Open first: `{first}`" in text
+        assert f"Open first: [`{first}`]({first})" in text, "the file beside the handout, linked relative"
         rows = [line for line in text.splitlines() if line.startswith("| ")]
         positions = []
         for slot in lessons_in_order:
             assert slot.lesson is not None
             row = f"| {pages.clock_time(slot.start)} | "
             (line,) = [line for line in rows if line.startswith(row)]
-            assert f"`{student.student_path(slot.lesson.entry)}` | {slot.minutes} |" in line
+            path = student.student_path(slot.lesson.entry)
+            assert f"[`{path}`]({path}) | {slot.minutes} |" in line
+            kept = tracks.slot_exercises(slot)
+            assert all(f"`{label}` ({minutes})" in line for label, minutes, _ in kept), "each exercise, its minutes"
+            dropped = [label for label, _, _ in slot.lesson.exercise_list if label not in {k for k, _, _ in kept}]
+            assert all(f"`{label}`" in line.split("skip ", 1)[-1] for label in dropped), "what to skip"
             positions.append(text.index(line))
         assert positions == sorted(positions), "in teaching order"
         assert "workshop/preflight.ipynb" in text and "troubleshooting.html" in text and "helper" in text
         assert ("workshop-colab.html" in text) is track.room.colab, "the Colab page only for a Colab room"
+        assert ("workshop-setup.html" in text) is not track.room.colab, "the Colab room's setup is the Colab page"
+        assert ("Save a copy in Drive" in text) is track.room.colab and "torch_upgrade_scan-" in text
+        assert "run the first code cell" in text
+        for read in track.reading:
+            assert f"Read [`{student.student_path(read.entry)}`]" in text
+            assert (out / student.student_path(read.entry)).is_file(), "the reading's copy is in the folder"
         assert "<table>" in html and html.count("<tr>") == text.count("\n| ") - 1, "the same table, in HTML"
         preflight = read_notebook(out / "workshop" / "preflight.ipynb")
         assert any(f'DAY = "{day}"' in cell_source(cell) for cell in preflight["cells"])

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 from urllib.parse import urlparse
 
 import pytest
 
 from tools.course import ROOT, cell_source, read_notebook, repository_url, toc_files
 from tools.workshop.rooms import tables
+from tools.workshop.tracks import tracks
 
 PREFLIGHT = ROOT / "notebooks" / "workshop" / "preflight.ipynb"
 TROUBLESHOOTING = ROOT / "chapters" / "troubleshooting.md"
@@ -142,11 +144,14 @@ def before_the_day_notebooks(markdown: str) -> list[list[str]]:
 
 
 def test_before_the_day_every_page_says_run_the_preflight() -> None:
+    """The pre-flight is the one notebook to run before the day; a half day's walk-through given as reading (a page
+    to read, nothing to run) is the one other page named before the day."""
     pages = [ROOT / "index.md", *sorted((ROOT / "chapters").glob("*.md")), *sorted((ROOT / "instructors").glob("*.md"))]
+    reading = {lesson.entry for track in tracks() for lesson in track.reading}
     others = {
         f"{page.relative_to(ROOT)}: {notebook}"
         for page in pages for named in before_the_day_notebooks(page.read_text())
-        for notebook in named if notebook != tables().preflight
+        for notebook in named if notebook != tables().preflight and notebook not in reading
     }
     assert others == set(), "a page asks for another notebook before the day than the pre-flight"
     for page in PAGES_THAT_SAY_IT:
@@ -306,8 +311,8 @@ def test_the_lab_carries_the_days_student_copies() -> None:
 def checks_run(day: str) -> list[str]:
     """The checks the pre-flight's result cell runs with its DAY line set to `day`, each check a stub."""
     (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "CHECKS = [" in cell_source(c)]
-    names = ["check_python", "check_torch", "check_packages", "check_device", "check_memory", "check_disk",
-             "check_inductor", "check_torchrun"]
+    names = ["check_python", "check_torch", "check_packages", "check_scanner", "check_device", "check_memory",
+             "check_disk", "check_inductor", "check_torchrun"]
     namespace = {name: name for name in names} | {
         "here": type("Device", (), {"type": "cpu"})(), "run_check": lambda check: check,
         "result_table": lambda rows: (rows, None)}
@@ -347,3 +352,79 @@ def test_the_rooms_say_how_to_keep_a_mac_on_the_cpu() -> None:
     mps = notes.split("## Apple silicon (MPS)", 1)[1].split("\n## ", 1)[0]
     assert "{ref}`course-device`" in mps and "{ref}`course-device`" in notes.split("## Know your accelerator")[0]
     assert "COURSE_DEVICE=cpu" in (ROOT / "instructors" / "dry-run.md").read_text().split("## CPU-only laptops")[1]
+
+
+# ---- what the lessons import is what the setup installs ------------------------------------------------------------
+
+SETUP = ROOT / "chapters" / "workshop-setup.md"
+# Modules a lesson imports only where they are installed, each behind a guard that says what it skips without them.
+GUARDED = {"cupy": "batched-eigh's GPU comparison", "cuda": "cuda-bindings, on a CUDA machine only",
+           "torchcomms": "upgrading-to-2-12 says that it is missing", "psutil": "torchrun's helper falls back to os"}
+# What the environment brings without a line of its own: the kernel's IPython (with jupyterlab), and torch.
+BROUGHT = {"IPython", "torch"}
+
+
+def lesson_imports() -> dict[str, set[str]]:
+    """Each top-level module a workshop lesson's code cells import (stdlib aside), with the lessons importing it."""
+    entries = {tables().preflight} | {
+        entry for track in tracks() for slot in track.slots if slot.lesson
+        for entry in (tuple(p.entry for p in slot.lesson.parallel) or (slot.lesson.entry,))}
+    found: dict[str, set[str]] = {}
+    for entry in sorted(entries):
+        for cell in read_notebook(ROOT / f"{entry}.ipynb")["cells"]:
+            if cell.get("cell_type") != "code" or cell_source(cell).startswith("%%writefile"):
+                continue  # a script the lesson writes imports the lesson's own modules (join.py)
+            code = re.sub(r"^(\s*)[%!].*$", r"\1pass", cell_source(cell), flags=re.MULTILINE)  # IPython's magics
+            for node in ast.walk(ast.parse(code)):
+                names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [
+                    node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
+                for module in {name.split(".")[0] for name in names} - set(sys.stdlib_module_names):
+                    found.setdefault(module, set()).add(entry)
+    return found
+
+
+def setup_pip_modules() -> set[str]:
+    """The import names the setup page's `pip install` lines install (a wheel file by its name before `-`)."""
+    names = set()
+    for line in SETUP.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("pip install"):
+            continue
+        for word in line.split("#")[0].split()[2:]:
+            word = word.strip('"').split("/")[-1]
+            if word.startswith("-") or word.startswith("http"):
+                continue
+            names.add(re.split(r"[<>=!~\-]", word, maxsplit=1)[0].replace("-", "_"))
+    return names
+
+
+def preflight_modules() -> set[str]:
+    """The packages the pre-flight's `PACKAGES` checks, and what its checks import (the scanner: check_scanner)."""
+    (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "PACKAGES = {" in cell_source(c)]
+    tree = ast.parse(cell)
+    (packages,) = [node.value for node in tree.body if isinstance(node, ast.Assign)
+                   and any(isinstance(t, ast.Name) and t.id == "PACKAGES" for t in node.targets)]
+    assert isinstance(packages, ast.Dict)
+    named = {key.value for key in packages.keys if isinstance(key, ast.Constant)}
+    checks = [ast.parse(cell_source(c)) for c in read_notebook(PREFLIGHT)["cells"]
+              if c["cell_type"] == "code" and "def check_" in cell_source(c)]
+    imported = {alias.name for check in checks for node in ast.walk(check) if isinstance(node, ast.Import)
+                for alias in node.names}
+    return named | (imported - set(sys.stdlib_module_names) - {"torch"})
+
+
+def test_the_setup_installs_what_the_lessons_import() -> None:
+    """Every module a lesson of a track imports (unguarded) is in the setup page's pip lines, venv and conda alike,
+    and in the pre-flight's checks (threadpoolctl, which batched-eigh's timing imports, was in neither)."""
+    needed = {module: entries for module, entries in lesson_imports().items()
+              if module not in GUARDED and module not in BROUGHT}
+    assert "threadpoolctl" in needed and "torch_upgrade_scan" in needed, sorted(needed)
+    pip = setup_pip_modules()
+    missing = {module: sorted(entries) for module, entries in needed.items() if module not in pip}
+    assert not missing, f"{SETUP.name}: no pip line installs {missing}"
+    blocks = [block for block in re.findall(r"```bash\n(.*?)```", SETUP.read_text(encoding="utf-8"), re.DOTALL)
+              if "pip install" in block and "numpy" in block]
+    assert len(blocks) == 2, "the venv and the conda sections each have their pip lines"
+    for block in blocks:
+        assert all(module in block.replace("-", "_") for module in needed if module != "torch"), block
+    unchecked = sorted(set(needed) - preflight_modules())
+    assert not unchecked, f"the pre-flight checks none of {unchecked}"

@@ -85,9 +85,9 @@ def day_track(room_key: str | None, day: str | None) -> Track | None:
 
 
 def day_entries(track: Track) -> set[str]:
-    """The notebooks a room's day hands out: its lessons, breakout parts included, and the pre-flight."""
+    """The notebooks a room's day hands out: its lessons, breakout parts included, its reading, and the pre-flight."""
     taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
-    return taught | {tables().preflight}
+    return taught | {lesson.entry for lesson in track.reading} | {tables().preflight}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,7 +65,7 @@ def code_label(label: str) -> str:
 
 
 def cut_list(track: Track) -> str:
-    """The day's cut plan as a numbered list, each cut with its minutes and the running total."""
+    """The day's cut plan as a numbered list in clock order, each cut with its time, minutes and the running total."""
     rows, total = [], 0
     for number, cut in enumerate(cut_plan(track), 1):
         total += cut.minutes
@@ -79,8 +79,9 @@ def cut_list(track: Track) -> str:
             what = (f"Run {session_link(cut.entry)} on the projector: the room watches instead of running its cells "
                     "along")
         else:
-            what = "Ask one self-check question a lesson instead of two"
-        rows.append(f"{number}. {what}: {cut.minutes} min ({total} in all).")
+            what = f"In the lessons {cut.label} the mid-day check, ask one self-check question instead of two"
+        rows.append(f"{number}. {clock_time(cut.start)}, {what[0].lower()}{what[1:]}: {cut.minutes} min ({total} in "
+                    "all).")
     return "\n".join(rows)
 
 
@@ -132,6 +133,10 @@ def track_table(track: Track) -> str:
                  "exercises as homework.")
     elif any(slot.kept for slot in track.slots):
         text += " Where a lesson keeps fewer exercises than it counts, the table names the ones it keeps."
+    if track.reading:
+        text += " Read before the day: " + ", ".join(doc_link(lesson.entry) for lesson in track.reading) + (
+            " (the walk-through a half day shows, given as reading so that each lesson keeps its exercise; the "
+            "handout asks for it).")
     if track.left_out:
         text += " Not in this day (a second session): " + ", ".join(
             f"{doc_link(lesson.entry)} ({lesson.minutes} min)" for lesson in track.left_out) + "."
@@ -140,8 +145,9 @@ def track_table(track: Track) -> str:
     if track.day == "full":
         text += (f"\n\nBuffer: {track.buffer} minutes before the {duration(track.limit)} of a full day (at least "
                  f"{FULL_DAY_BUFFER}), for a slow install, a question that takes longer, a late start.")
-    text += ("\n\nWhen the room runs late, cut in this order, then what each lesson's instructor notes list under "
-             "\"Cut when late\" ({doc}`../instructors/index`):")
+    text += ("\n\nWhen the room runs late, cut in the day's order, from the next item to come (the mid-day check "
+             "reads this list: what comes after it gives back at least 15 minutes), then what each lesson's "
+             "instructor notes list under \"Cut when late\" ({doc}`../instructors/index`):")
     cuts = cut_list(track)
     return text + ("\n\n" + cuts if cuts else "")
 

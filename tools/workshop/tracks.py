@@ -56,6 +56,7 @@ class Track:
     day: str  # "half" or "full"
     slots: tuple[Slot, ...]
     left_out: tuple[Lesson, ...]  # extras that did not fit
+    reading: tuple[Lesson, ...] = ()  # walk-throughs a half day gives as reading before the day: an exercise fits
 
     @property
     def end(self) -> int:
@@ -80,8 +81,9 @@ class Cut:
     what: str  # "lesson" (an extra: a second session), "exercise" (homework), "quiz" (one question a lesson),
     # "reading" (a walk-through given as reading) or "run-along" (the lesson on the projector, the room watching)
     entry: str  # the lesson it cuts from ("" for the quiz)
-    label: str  # the exercise's label
+    label: str  # the exercise's label (the quiz: "before" or "after" the mid-day check)
     minutes: int  # what it gives back to the day
+    start: int = 0  # the clock time of the slot it cuts from (the quiz: the first lesson, or the mid-day check)
 
 
 def track_lessons(room: Room, day: str) -> list[tuple[str, str]]:
@@ -173,15 +175,20 @@ def plan(sessions: list[tuple[str, Lesson, int]], length: int, room: Room | None
 
 
 def with_midday_check(slots: list[Slot]) -> tuple[Slot, ...]:
-    """The slots with the mid-day check before lunch, or else before the break nearest the middle of the day (before
-    the wrap-up in a day without a break); the slots after it start MIDDAY_CHECK minutes later."""
+    """The slots with the mid-day check before lunch, or else before the break nearest the middle of the day from
+    which the cut plan still gives back HALF_DAY_CUTS minutes (the nearest break where none does; before the wrap-up
+    in a day without a break); the slots after it start MIDDAY_CHECK minutes later."""
     middle = (slots[0].start + slots[-1].start + slots[-1].minutes) / 2
     pauses = [i for i, slot in enumerate(slots) if slot.what == "Lunch"] or sorted(
         (i for i, slot in enumerate(slots) if slot.what == "Break"), key=lambda i: abs(slots[i].start - middle))
-    at = pauses[0] if pauses else len(slots) - 1
-    check = Slot(slots[at].start, MIDDAY_CHECK, "Mid-day check")
-    later = [dataclasses.replace(slot, start=slot.start + MIDDAY_CHECK) for slot in slots[at:]]
-    return (*slots[:at], check, *later)
+
+    def checked(at: int) -> tuple[Slot, ...]:
+        check = Slot(slots[at].start, MIDDAY_CHECK, "Mid-day check")
+        later = [dataclasses.replace(slot, start=slot.start + MIDDAY_CHECK) for slot in slots[at:]]
+        return (*slots[:at], check, *later)
+
+    placed = [checked(at) for at in pauses or [len(slots) - 1]]
+    return next((found for found in placed if cuts_after_check(found) >= HALF_DAY_CUTS), placed[0])
 
 
 def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
@@ -200,16 +207,29 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
     def fits(slots: tuple[Slot, ...]) -> bool:
         return slots[-1].start + slots[-1].minutes - START <= budget
 
-    if day == "half":  # from no exercise up: each lesson's shortest while the day allows, the kept ones always
-        sessions = [(o, lesson, 0) for o, lesson in ordered]
-        slots = plan(sessions, limit, room)
-        for index in sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in kept):
-            objective, lesson, _ = sessions[index]
-            trial = [*sessions]
-            trial[index] = (objective, lesson, 1)
-            trial_slots = plan(trial, limit, room)
-            if fits(trial_slots) or objective in kept:
-                sessions, slots = trial, trial_slots
+    reading: tuple[Lesson, ...] = ()
+    if day == "half":  # from no exercise up: each lesson's shortest while the day allows, the kept ones always;
+        # where a lesson's exercise still does not fit, the walk-throughs are given as reading and it is tried again
+        def half_day(ordered: list[tuple[str, Lesson]]) -> tuple[list[tuple[str, Lesson, int]], tuple[Slot, ...]]:
+            sessions = [(o, lesson, 0) for o, lesson in ordered]
+            slots = plan(sessions, limit, room)
+            for index in sorted(range(len(sessions)), key=lambda i: sessions[i][0] not in kept):
+                objective, lesson, _ = sessions[index]
+                trial = [*sessions]
+                trial[index] = (objective, lesson, 1)
+                trial_slots = plan(trial, limit, room)
+                if fits(trial_slots) or objective in kept:
+                    sessions, slots = trial, trial_slots
+            return sessions, slots
+
+        sessions, slots = half_day(ordered)
+        dropped = any(count == 0 and lesson.exercise_list for _, lesson, count in sessions)
+        walked = tuple(lesson for _, lesson in ordered if lesson.walk_through)
+        if dropped and walked:
+            read_sessions, read_slots = half_day([(o, lesson) for o, lesson in ordered if not lesson.walk_through])
+            if sum(len(lesson.kept(count)) for _, lesson, count in read_sessions) > sum(
+                    len(lesson.kept(count)) for _, lesson, count in sessions):
+                sessions, slots, reading = read_sessions, read_slots, walked
     else:  # from every exercise down: the last lesson that has two or more drops its longest, then the last lesson
         # of an objective not kept whole drops its last, until the day fits with its buffer; where it cannot, the
         # lessons a half day walks through are walked through here too, and the exercises dropped again from all
@@ -237,7 +257,7 @@ def build_track(room: Room, day: str, found: dict[str, Lesson]) -> Track:
             sessions, slots = trial, trial_slots
         else:
             left_out.append(extra)
-    return Track(room, day, slots, tuple(left_out))
+    return Track(room, day, slots, tuple(left_out), reading)
 
 
 def tracks(root: Path = ROOT) -> list[Track]:
@@ -252,32 +272,53 @@ def slot_exercises(slot: Slot) -> tuple[tuple[str, int, int], ...]:
     return slot.lesson.kept(len(slot.kept) or slot.lesson.exercise_count)
 
 
+def midday_check(slots: tuple[Slot, ...]) -> int:
+    """The clock time of the day's mid-day check."""
+    return next(slot.start for slot in slots if slot.what == "Mid-day check")
+
+
+def cuts_after_check(slots: tuple[Slot, ...]) -> int:
+    """The minutes the cut plan of a day with these slots gives back after its mid-day check."""
+    return sum(cut.minutes for cut in cuts_of(slots) if cut.start >= midday_check(slots))
+
+
 def cut_plan(track: Track) -> list[Cut]:
-    """What to cut when the room runs late, in order: the extra lessons (last first: a second session), then the
-    exercises as homework from the end of the day (each objective marked keeps_exercise keeps its first), then one
-    self-check question a lesson instead of two, then the walk-throughs (their pages given as reading), then, until
-    the plan gives back HALF_DAY_CUTS minutes, each lesson's run-along from the end of the day (the instructor runs
-    its cells on the projector while the room watches)."""
-    lesson_slots = [slot for slot in reversed(track.slots) if slot.lesson]
-    cuts = [Cut("lesson", slot.lesson.entry, "", slot.minutes) for slot in lesson_slots
+    """The track's cut plan (cuts_of its slots)."""
+    return cuts_of(track.slots)
+
+
+def cuts_of(slots: tuple[Slot, ...]) -> list[Cut]:
+    """What to cut when the room runs late, in the day's clock order: the extra lessons (a second session), the
+    exercises as homework (each objective marked keeps_exercise keeps its first), one self-check question a lesson
+    instead of two (before the mid-day check, and from it on), the walk-throughs (their pages given as reading); then,
+    until the cuts after the mid-day check give back HALF_DAY_CUTS minutes (the check is where the plan is used),
+    each lesson's run-along from the end of the day (the instructor runs its cells on the projector while the room
+    watches)."""
+    check = midday_check(slots)
+    lesson_slots = [slot for slot in slots if slot.lesson]
+    cuts = [Cut("lesson", slot.lesson.entry, "", slot.minutes, slot.start) for slot in lesson_slots
             if slot.lesson and slot.objective == "extra"]
     protected = {o.key for o in tables().objectives if o.keeps_exercise}
     for slot in lesson_slots:
         if slot.lesson is None or slot.objective == "extra":
             continue
         kept = slot_exercises(slot)[1 if slot.objective in protected else 0:]
-        cuts += [Cut("exercise", slot.lesson.entry, label, minutes + debrief)
+        cuts += [Cut("exercise", slot.lesson.entry, label, minutes + debrief, slot.start)
                  for label, minutes, debrief in reversed(kept)]
-    saved = sum(slot.quiz - QUIZ_MINUTES for slot in lesson_slots if slot.quiz > QUIZ_MINUTES)
-    cuts += [Cut("quiz", "", "", saved)] if saved else []
-    cuts += [Cut("reading", slot.lesson.entry, "", slot.minutes) for slot in lesson_slots
+    for before in (True, False):
+        part = [slot for slot in lesson_slots if (slot.start < check) == before]
+        saved = sum(slot.quiz - QUIZ_MINUTES for slot in part if slot.quiz > QUIZ_MINUTES)
+        cuts += [Cut("quiz", "", "before" if before else "after", saved, part[0].start if before else check)
+                 ] if saved else []
+    cuts += [Cut("reading", slot.lesson.entry, "", slot.minutes, slot.start) for slot in lesson_slots
              if slot.lesson and slot.lesson.walk_through]
-    for slot in lesson_slots:
-        if sum(cut.minutes for cut in cuts) >= HALF_DAY_CUTS:
+    for slot in reversed(lesson_slots):
+        if sum(cut.minutes for cut in cuts if cut.start >= check) >= HALF_DAY_CUTS:
             break
         if slot.lesson and slot.objective != "extra" and slot.run_along:
-            cuts.append(Cut("run-along", slot.lesson.entry, "", slot.run_along))
-    return cuts
+            cuts.append(Cut("run-along", slot.lesson.entry, "", slot.run_along, slot.start))
+    order = ("quiz", "reading", "exercise", "run-along", "lesson")
+    return sorted(cuts, key=lambda cut: (cut.start, order.index(cut.what)))
 
 
 def track_problems(track: Track) -> list[str]:
@@ -287,10 +328,11 @@ def track_problems(track: Track) -> list[str]:
     name = f"{track.room.key} {track.day} day"
     problems = []
     taught = {entry for slot in track.slots if slot.lesson for entry in taught_entries(slot.lesson)}
+    taught |= {lesson.entry for lesson in track.reading}
     for objective, entry in track_lessons(track.room, track.day):
         if entry not in taught:
             problems.append(f"{name}: the objective {objective!r} needs {entry}, which is not scheduled")
-    before: set[str] = set()
+    before = {lesson.entry for lesson in track.reading}  # read before the day (the handout says so)
     for slot in track.slots:
         if not slot.lesson:
             continue
@@ -313,5 +355,9 @@ def track_problems(track: Track) -> list[str]:
     if track.day == "half" and cuts < HALF_DAY_CUTS:
         problems.append(f"{name}: its cut plan gives back {cuts} minutes, less than the {HALF_DAY_CUTS} a half day "
                         "needs")
+    late = cuts_after_check(track.slots)
+    if late < HALF_DAY_CUTS:
+        problems.append(f"{name}: its cut plan gives back {late} minutes after the mid-day check, less than the "
+                        f"{HALF_DAY_CUTS} the check may ask for")
     return problems
 

@@ -398,7 +398,7 @@ def setup_pip_modules() -> set[str]:
 
 
 def preflight_modules() -> set[str]:
-    """The packages the pre-flight's `PACKAGES` checks, and what its checks import (the scanner: check_scanner)."""
+    """The packages the pre-flight's `PACKAGES` checks, and what its checks import (the scanner: scanner_row)."""
     (cell,) = [cell_source(c) for c in read_notebook(PREFLIGHT)["cells"] if "PACKAGES = {" in cell_source(c)]
     tree = ast.parse(cell)
     (packages,) = [node.value for node in tree.body if isinstance(node, ast.Assign)
@@ -406,7 +406,7 @@ def preflight_modules() -> set[str]:
     assert isinstance(packages, ast.Dict)
     named = {key.value for key in packages.keys if isinstance(key, ast.Constant)}
     checks = [ast.parse(cell_source(c)) for c in read_notebook(PREFLIGHT)["cells"]
-              if c["cell_type"] == "code" and "def check_" in cell_source(c)]
+              if c["cell_type"] == "code" and ("def check_" in cell_source(c) or "def scanner_row" in cell_source(c))]
     imported = {alias.name for check in checks for node in ast.walk(check) if isinstance(node, ast.Import)
                 for alias in node.names}
     return named | (imported - set(sys.stdlib_module_names) - {"torch"})

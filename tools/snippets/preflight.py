@@ -1,5 +1,6 @@
 # The pre-flight's plumbing: a version parser, the device, the install command, the
-# memory readers, the two-process launcher and the result table.
+# packages' floors, the scanner's row, the memory readers, the two-process launcher
+# and the result table.
 # Source: tools/snippets/preflight.py; `make stamp` copies it here. It needs the
 # install cell (the first cell), not the setup cell, so it runs on an old torch too.
 # Runs after the stamped cell `install` (machine_plan, pip_advice).
@@ -14,6 +15,29 @@ import tempfile
 from pathlib import Path
 
 import torch
+
+# The packages the lessons import, with the floors of requirements.txt (threadpoolctl
+# gives NumPy one thread in batched-eigh's timing).
+PACKAGES = {
+    "numpy": "1.26",
+    "matplotlib": "3.8",
+    "pandas": "2.1",
+    "ipywidgets": "8.1",
+    "threadpoolctl": "3.1",
+}
+
+
+def scanner_row() -> tuple[str, str]:
+    """The upgrade scanner's row (found, fix; no fix when it imports): the course's own
+    package, which only its lesson imports, from the handout's wheel (on Colab, in that
+    lesson's own runtime)."""
+    try:
+        import torch_upgrade_scan
+    except ImportError:
+        if "google.colab" in sys.modules:
+            return "missing", "in the scanner lesson: upload the handout's wheel"
+        return "missing", "pip install the torch_upgrade_scan wheel of your handout"
+    return f"torch-upgrade-scan {torch_upgrade_scan.__version__}", ""
 
 
 def version_tuple(text: str) -> tuple[int, ...]:

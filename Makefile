@@ -122,12 +122,10 @@ editions-update: $(VENV)/.book-deps
 unit: $(VENV)/.test-deps | $(STATIC_FIRST)
 	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m "not integration"
 
-# Tests that start kernels, build books or run mypy on fixtures (marked `integration`), two test files at a time
-# (pytest-xdist; a file's tests stay on one worker, in order): most of their time is spent waiting on the kernels and
-# processes they start (259 s one at a time, 137 s two at a time, on this 2-core machine).
+# Tests that start kernels, build books or run mypy on fixtures (marked `integration`). One file at a time: beside the
+# book, the editions and the browser check, two at a time (pytest-xdist) took 272 s instead of 291 s and 90 s more CPU.
 integration: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
-	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m integration \
-		-n $(JOBS) --dist loadfile
+	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m integration
 
 # Every exercise's check against the student stub and each wrong answer under tests/exercises/<label>/ (must fail
 # with a message) and its solution (must pass), each notebook stopping after its last check: the authors' quick loop,

@@ -309,14 +309,14 @@ def test_a_slow_outlier_is_reported_without_timing_it_again() -> None:
 
 def test_the_cpu_timer_counts_cpu_time_not_the_wait() -> None:
     """Wall time would count a busy machine's other work; a sleep stands for it: each call computes for about a
-    millisecond, then waits 10 ms (wall time: 11 ms). A call that only slept would take the timer tens of seconds to
-    gather its CPU time."""
+    quarter of a millisecond, then waits 20 ms (wall time: over 20 ms; a wall-time timer fails here). A call that only
+    slept would take the timer tens of seconds to gather its CPU time."""
     def compute_then_wait() -> None:
-        sum(range(20_000))
-        time.sleep(0.01)
+        sum(range(5_000))
+        time.sleep(0.02)
 
     timer = benchmark_namespace()["device_timer"](torch.device("cpu"))
-    assert timer(compute_then_wait, min_run_time=0.01) < 0.005
+    assert timer(compute_then_wait, min_run_time=0.005) < 0.01
 
 
 def test_each_library_runs_on_one_thread_while_it_is_timed() -> None:

@@ -67,8 +67,11 @@ def releases(path: Path = MATRIX_FILE) -> list[str]:
     return found
 
 
-def _fingerprint(release: str) -> str:
-    digest = hashlib.sha256(release.encode())
+def _fingerprint(release: str, root: Path = ROOT) -> str:
+    """What a release's environment was installed from: the release, the requirements, and the checkout, since
+    requirements.txt installs the scanner from it in editable mode (`-e .`): an environment made from another clone,
+    since deleted, would fail to import the scanner."""
+    digest = hashlib.sha256(f"{release}\n{root.resolve()}".encode())
     for path in REQUIREMENTS:
         digest.update(path.read_bytes())
     return digest.hexdigest()

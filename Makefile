@@ -209,13 +209,10 @@ pdf: $(RUN_DONE) $(VENV)/.test-deps
 	$(PY) -m tools.editions.pdf --editions
 	$(PY) -m pytest tests/test_pdf.py -q -p no:cacheprovider
 
-# A new lesson (tools/author/lesson_template.py: notebook, wrong answers, _toc.yml entry), then the pages made from
-# the notebooks.
+# A new lesson (tools/workshop/lesson_template.py: notebook, wrong answers, _toc.yml entry), then the pages made from
+# the notebooks refreshed.
 lesson: $(VENV)/.book-deps
-	$(PY) -m tools.author.lesson_template --chapter "$(CHAPTER)" --name "$(NAME)"
-	$(PY) -m tools.author.quiz attach
-	$(PY) -m tools.author.quiz room
-	$(PY) -m tools.workshop pages
+	$(PY) -m tools.workshop.lesson_template --chapter "$(CHAPTER)" --name "$(NAME)"
 
 # What a push to main publishes, all from the run `make test` checked (nothing executes: the PDFs and the editions'
 # notebooks render from its cache): the site with the editions and the PDFs, the executed cache, and the files of the

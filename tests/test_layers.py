@@ -1,7 +1,7 @@
 """The code's layers (pyproject.toml's [tool.importlinter] contracts), checked by import-linter: `_ext/` on top, then
-tools/execute and tools/editions, tools/workshop, tools/author, records and chromium, tools/checks (the measures the
-authors' tools apply), tools/lesson.py and
-tools/course.py at the bottom; the upgrade scanner imports nothing of the course. And no module is over 400 lines."""
+tools/execute and tools/editions, tools/workshop, then side by side tools/author, records, chromium and checks (which
+import none of each other), tools/lesson.py and tools/course.py at the bottom; the upgrade scanner imports nothing of
+the course. And no module is over 400 lines."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_the_code_keeps_its_layers() -> None:
 @pytest.mark.parametrize(("module", "line", "contract"), [
     ("tools/course.py", "from tools.workshop import rooms", STAGES),  # a lower layer imports a higher one
     ("tools/workshop/pages.py", "import tools.execute.command", STAGES),
-    ("tools/checks/conventions.py", "from tools.records import gate", STAGES),  # checks sit below records
+    ("tools/checks/conventions.py", "from tools.records import gate", STAGES),  # side by side in one layer
     ("tools/records/status.py", "from tools.author import stamp", STAGES),  # side by side in one layer
     ("torch_upgrade_scan/cli.py", "import tools.course", SCANNER),
 ])

@@ -1,4 +1,4 @@
-"""Adding a lesson works as written (tools/author/lesson_template.py, `make lesson CHAPTER=... NAME=...`): the new
+"""Adding a lesson works as written (tools/workshop/lesson_template.py, `make lesson CHAPTER=... NAME=...`): the new
 notebook has the course's anatomy and its minutes by the timing rule, its _toc.yml entry lands under its chapter,
 bad arguments get one line, and in a copy of the repository the recipe passes `make static` and the notebook runs
 through the course's executor (marked integration)."""
@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from tools import lesson
-from tools.author import lesson_template
 from tools.checks import conventions, lesson_size
 from tools.course import ROOT, Chapter, read_notebook, toc_chapters, toc_files
 from tools.execute import command
+from tools.workshop import lesson_template
 
 TOC = """# A comment that stays.
 format: jb-book

@@ -1,12 +1,12 @@
 """A new lesson from the course's anatomy: `make lesson CHAPTER=graphs NAME=my-lesson`.
 
-    python -m tools.author.lesson_template --chapter CHAPTER --name NAME
+    python -m tools.workshop.lesson_template --chapter CHAPTER --name NAME
 
 writes notebooks/<the chapter's folder>/NAME.ipynb: the header (title, "What you will learn", prerequisites, time,
 runs on), the stamped install and setup cells (tools/snippets/, as tools/author/stamp.py copies them), one idea
 with an assertion, one exercise (the `{exercise}` directive tools/lesson.py reads, its hidden solution and its
 check), and a summary; three wrong answers under tests/exercises/NAME-double/; and the notebook's entry at the
-end of the chapter's sections in _toc.yml. `make lesson` then refreshes the generated pages (quiz cells, the quiz
+end of the chapter's sections in _toc.yml; then it refreshes the pages made from the notebooks (quiz cells, the quiz
 room, the workshop schedules and the exercise index).
 
 The header's minutes come from the timing rule (tools/checks/lesson_size.py) with no run time: the lesson as
@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tools.author.quiz.render import ROOM_PAGE, attach, room_page
 from tools.author.stamp import snippet_source
 from tools.checks import lesson_size
 from tools.course import (
@@ -42,6 +43,7 @@ from tools.course import (
     write_notebook,
 )
 from tools.lesson import SOLUTION, exercise_labels
+from tools.workshop.pages import write_pages
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 EXERCISE_MINUTES = 5  # the floor of an easy exercise (lesson_size.FLOOR_MINUTES)
@@ -178,19 +180,29 @@ def new_lesson(chapter_name: str, name: str, root: Path = ROOT) -> tuple[Path, P
     return path, answers, teaching
 
 
+def refresh_pages(root: Path = ROOT) -> list[Path]:
+    """Write the pages made from the notebooks (the lessons' quiz cells, the quiz room, the workshop schedules and
+    the exercise index) as `make quiz` and `make workshop` do; return those written."""
+    written = attach(root)
+    (root / ROOM_PAGE).write_text(room_page(root), encoding="utf-8")
+    return [*written, root / ROOM_PAGE, *write_pages(root)]
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tools.author.lesson_template", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.workshop.lesson_template", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--chapter", default="", help="a chapter of _toc.yml: its stem (graphs) or chapters/graphs")
     parser.add_argument("--name", default="", help="the new lesson's file name, such as my-lesson")
     args = parser.parse_args(argv)
     try:
         path, answers, teaching = new_lesson(args.chapter, args.name)
+        refreshed = refresh_pages()
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(f"wrote {relative_path(path)} ({teaching} minutes of teaching by the timing rule, before any run), "
-          f"{len(WRONG_ANSWERS)} wrong answers under {relative_path(answers)}/ and its entry in _toc.yml")
+          f"{len(WRONG_ANSWERS)} wrong answers under {relative_path(answers)}/ and its entry in _toc.yml; refreshed "
+          f"{', '.join(relative_path(page) for page in refreshed)}")
     return 0
 
 

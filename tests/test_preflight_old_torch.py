@@ -3,7 +3,8 @@ install and setup cells that stop. The table must appear with one red row, the t
 install command.
 
 It needs a venv with torch 2.11.0 and the pre-flight's packages at $COURSE_VENVS/torch-2.11.0 (the matrix's folder;
-`python -m venv DIR && DIR/bin/pip install torch==2.11.0 numpy matplotlib pandas ipywidgets ipykernel jinja2`), and
+`python -m venv DIR && DIR/bin/pip install torch==2.11.0 numpy matplotlib pandas ipywidgets ipykernel jinja2
+threadpoolctl`), and
 skips without one: it is not a release of the matrix, so nothing makes it on its own. The rows' logic is tested
 without it in tests/test_preflight_branches.py.
 """
@@ -44,7 +45,7 @@ def test_the_student_copy_on_torch_2_11_shows_the_table_with_one_red_row(tmp_pat
     if not probe.stdout.startswith(OLD):
         pytest.skip(f"{python} lacks torch {OLD}, pandas or ipykernel: {probe.stderr.strip()[-200:]}")
     notebook = read_notebook(ROOT / "notebooks" / "workshop" / "preflight.ipynb")
-    executed, failed = run_as_learner(student_version(notebook), tmp_path, str(python))
+    executed, failed, finished = run_as_learner(student_version(notebook), tmp_path, str(python))
     table = next(cell for cell in executed["cells"] if "CHECKS = [" in cell_source(cell))
     rows = table_rows(table)
     red = [row for row in rows if row[0] == "FAIL"]
@@ -52,3 +53,7 @@ def test_the_student_copy_on_torch_2_11_shows_the_table_with_one_red_row(tmp_pat
     assert red[0][4].startswith(OLD), red
     assert red[0][2].startswith("Run `pip install torch==2.12.0") and red[0][2].endswith("then restart the kernel")
     assert executed["cells"].index(table) not in failed, "the table's cell itself failed"
+    cells = executed["cells"]
+    summary = next(index for index, cell in enumerate(cells) if "Fix these before the workshop" in cell_source(cell))
+    assert (failed, finished) == ([1, 2, summary], False), (
+        "Run All goes on past the install and setup cells (tagged raises-exception) and stops at the summary only")

@@ -1,9 +1,8 @@
-# The pre-flight's plumbing: a version parser, the device, the install command, the
-# packages' floors, the scanner's row, the memory readers, the two-process launcher
-# and the result table.
+# The pre-flight's plumbing: the device, the install command, the packages' floors,
+# the scanner's row, the memory readers, the two-process launcher and the result table.
 # Source: tools/snippets/preflight.py; `make stamp` copies it here. It needs the
 # install cell (the first cell), not the setup cell, so it runs on an old torch too.
-# Runs after the stamped cell `install` (machine_plan, pip_advice).
+# Runs after the stamped cell `install` (machine_plan, pip_advice, minor_release).
 import ctypes
 import dataclasses
 import os
@@ -38,11 +37,6 @@ def scanner_row() -> tuple[str, str]:
             return "missing", "in the scanner lesson: upload the handout's wheel"
         return "missing", "pip install the torch_upgrade_scan wheel of your handout"
     return f"torch-upgrade-scan {torch_upgrade_scan.__version__}", ""
-
-
-def version_tuple(text: str) -> tuple[int, ...]:
-    """'2.12.0+cu130' -> (2, 12, 0), '2.13.0.dev20260601' -> (2, 13, 0)."""
-    return tuple(int(part) for part in re.findall(r"\d+", text.split("+")[0])[:3])
 
 
 # The setup cell defines `device`; on an old torch it stops before that line, so decide

@@ -433,6 +433,28 @@ def test_the_fma_row_reads_the_lowering(tmp_path: Path, monkeypatch: pytest.Monk
     assert namespace["addcdiv_fma_on_rocm"]() is on_rocm
 
 
+# ---- know-your-accelerator: the device the setup cell chose ---------------------------------------------------
+
+@pytest.mark.parametrize(("chosen", "present", "holds"), [
+    ("cpu", None, True), ("mps", "mps", True), ("cuda", "cuda", True),
+    ("cpu", "mps", True),  # a Mac in a CPU room (COURSE_DEVICE=cpu), or an MPS that cannot allocate (CI's macOS)
+    ("cuda", "mps", False), ("mps", None, False),
+])
+def test_the_device_check_allows_the_setup_cells_ways_back_to_the_cpu(monkeypatch: pytest.MonkeyPatch, chosen: str,
+                                                                      present: str | None, holds: bool) -> None:
+    found = torch.device(present) if present else None
+    monkeypatch.setattr(torch.accelerator, "current_accelerator", lambda check_available=False: found)
+    monkeypatch.setattr(torch.accelerator, "device_count", lambda: int(found is not None))
+    monkeypatch.setattr(torch.accelerator, "is_available", lambda: found is not None)
+    source = cell_with(KYA, "built_for = torch.accelerator.current_accelerator()")
+    namespace: dict[str, Any] = {"torch": torch, "device": torch.device(chosen)}
+    if holds:
+        exec(source, namespace)
+    else:
+        with pytest.raises(AssertionError):
+            exec(source, namespace)
+
+
 # ---- preflight: the rows, decided for machines and releases other than this one ---------------------------------
 
 @pytest.fixture()

@@ -714,6 +714,25 @@ def test_the_student_folder_must_be_a_folder(tmp_path: Path, capsys: pytest.Capt
     assert "exists and is not a folder" in capsys.readouterr().err
 
 
+def test_a_days_folder_never_mixes_with_an_earlier_write(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plain write then a day's write into one folder under _build/: the day's folder holds the day's notebooks
+    only; a folder elsewhere that holds notebooks is refused in one line, and nothing in it is removed."""
+    monkeypatch.setattr(command_line, "ROOT", tmp_path)
+    built = tmp_path / "_build" / "student"
+    assert command_line.main(["student", str(built)]) == 0
+    every = len(list(built.rglob("*.ipynb")))
+    assert command_line.main(["student", str(built), "--track", "cpu", "--day", "half"]) == 0
+    assert 0 < len(list(built.rglob("*.ipynb"))) < every
+    elsewhere = tmp_path / "handout"
+    (elsewhere / "mine").mkdir(parents=True)
+    (elsewhere / "mine" / "notes.ipynb").write_text("{}")
+    capsys.readouterr()
+    assert command_line.main(["student", str(elsewhere)]) == 2
+    assert "holds notebooks already" in capsys.readouterr().err
+    assert [p.name for p in elsewhere.rglob("*.ipynb")] == ["notes.ipynb"]
+
+
 def test_student_copies_are_made_of_lessons_with_exercises_only(tmp_path: Path) -> None:
     written = student.write_student_notebooks(tmp_path)
     for path in written:

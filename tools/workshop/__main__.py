@@ -32,6 +32,7 @@ records it. Exercise minutes are the sum of `course.exercises[*].minutes`. The s
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from pathlib import Path
 
@@ -61,12 +62,23 @@ def parser() -> argparse.ArgumentParser:
     colab.add_argument("notebooks", nargs="*", type=Path, help="notebooks to set (default: all)")
     student = commands.add_parser("student", help="write student notebooks")
     student.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "student",
-                         help="folder for the student notebooks (default: _build/student/)")
+                         help="folder for the student notebooks (default: _build/student/); one under _build/ is "
+                         "emptied first, another must hold no notebooks")
     student.add_argument("--track", metavar="ROOM", help="only the notebooks of this room's day (with --day)")
     student.add_argument("--day", metavar="half|full", help="the day of --track: half or full")
     student.add_argument("--branch", action="store_true",
                          help="every copy and what the student branch holds beside them (Binder, the scanner, results)")
     return found
+
+
+def clear_earlier_copies(out: Path) -> None:
+    """An earlier write's notebooks must not mix with this one's (a day's folder would hold every lesson): a folder
+    under _build/ is emptied; any other that holds notebooks is refused, for its owner to empty."""
+    if not out.is_dir() or next(out.rglob("*.ipynb"), None) is None:
+        return
+    if not out.resolve().is_relative_to((ROOT / "_build").resolve()):
+        raise CourseError(f"{out}: holds notebooks already (an earlier write?): empty it or name a new folder")
+    shutil.rmtree(out)
 
 
 def day_track(room_key: str | None, day: str | None) -> Track | None:
@@ -122,6 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.out.exists() and not args.out.is_dir():
                 raise CourseError(f"{args.out}: exists and is not a folder")
+            clear_earlier_copies(args.out)
             if args.branch and args.track is not None:
                 raise CourseError("--branch writes every copy: leave out --track and --day")
             track = day_track(args.track, args.day)

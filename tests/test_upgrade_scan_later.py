@@ -73,6 +73,48 @@ def test_severity_follows_the_target() -> None:
     assert metadata == {"2.14": {"warns"}, "2.15": {"breaks"}}
 
 
+# A profiler trace exporter: metadata_json warns up to 2.14 and is gone in 2.15 (metadata-json breaks from 2.15).
+EXPORTER = """\
+import json
+
+from torch.profiler import ProfilerActivity, profile
+
+
+def export_events(model, batch, path):
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        model(batch)
+    rows = [{{"name": event.name, "meta": event.metadata_json}} for event in prof.events()]  # noqa: {names}
+    with open(path, "w") as stream:
+        json.dump(rows, stream)
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "silenced"),
+    [
+        ("warns", {"2.13": True, "2.14": True, "2.15": False}),
+        ("breaks", {"2.13": False, "2.14": False, "2.15": True}),
+        ("metadata-json", {"2.13": True, "2.14": True, "2.15": True}),
+        ("advisory, torchscript", {"2.13": False, "2.14": False, "2.15": False}),
+    ],
+)
+def test_a_noqa_severity_is_the_rules_severity_at_the_target(
+    names: str, silenced: dict[str, bool], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`# noqa: warns` silences a rule where it warns at the target, not where it breaks (metadata-json at 2.15),
+    on the command line and in scan_source; the severity `--list-rules` shows at each target is the one matched."""
+    source = EXPORTER.format(names=names)
+    (tmp_path / "export.py").write_text(source)
+    for target, quiet in silenced.items():
+        found = [f.rule for f in scan.scan_source(source, target=target).findings]
+        assert found == ([] if quiet else ["metadata-json"]), (target, found)
+        assert cli.main(["--target", target, "--format", "concise", str(tmp_path)]) == (0 if quiet else 1)
+        assert ("export.py:9:42: metadata-json" in capsys.readouterr().out) is not quiet
+        assert cli.main(["--list-rules", "--target", target]) == 0
+        row = next(line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("metadata-json"))
+        assert quiet is ("metadata-json" in names or row[2] in names), row
+
+
 def test_the_corrected_texts_say_what_later_releases_did() -> None:
     assert "FutureWarning, shown by default" in RULES["torchscript"].changed
     assert "in 2.12, 2.13 and 2.14" in RULES["metadata-json"].changed and "from 2.14" in RULES["metadata-json"].fix

@@ -27,7 +27,8 @@ exit status:
 
 suppressing a finding on one line:
   # noqa                          every rule on this line (as flake8 and ruff read it)
-  # noqa: torchscript, magma      the rules named; also a severity (# noqa: advisory);
+  # noqa: torchscript, magma      the rules named; also a severity (# noqa: advisory), the
+                                  rule's at --target (as --list-rules shows it);
                                   case-insensitive; exact names, no prefixes
 
 configuration: [tool.torch-upgrade-scan] in pyproject.toml (the first one with that table,

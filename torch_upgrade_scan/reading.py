@@ -12,6 +12,7 @@ import tokenize
 from pathlib import Path
 
 from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
+from torch_upgrade_scan.catalog import NEWEST
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
@@ -146,11 +147,11 @@ def literal_language(block: list) -> str:
     return "shell" if any(SHELL_LINE.match(line) for line in block) else "text"
 
 
-def scan_file(path: str, max_bytes: int = MAX_BYTES, reexports: dict | None = None) -> FileScan:
+def scan_file(path: str, max_bytes: int = MAX_BYTES, reexports: dict | None = None, target: str = NEWEST) -> FileScan:
     """Scan one file, never raising: problems become per-file errors. The cyclic garbage collector waits
     meanwhile: syntax trees, scopes and findings hold no cycles (reference counts free them), and its passes
     over a growing heap took 30% of the CPU time of a dense 1 MB module and 39% of a 3 MB one (measured here)."""
-    scan = FileScan(path, reexports)
+    scan = FileScan(path, reexports, target)
     collecting = gc.isenabled()
     gc.disable()
     try:

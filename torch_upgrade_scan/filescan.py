@@ -32,7 +32,7 @@ class FileScan:
 
     def __init__(self, path: str, reexports: dict | None = None, target: str = NEWEST) -> None:
         self.path = path
-        self.target = target  # the release upgraded to: a `# noqa: SEVERITY` matches a rule's severity there
+        self.target = target  # the release upgraded to: a severity in a noqa comment is a rule's there
         self.reexports = reexports  # the project's modules that re-export torch's names (see context.reexported)
         self.exports: tuple | None = None  # what this module re-exports (see rules.exports_of)
         self.findings: list = []

@@ -73,6 +73,43 @@ def test_severity_follows_the_target() -> None:
     assert metadata == {"2.14": {"warns"}, "2.15": {"breaks"}}
 
 
+def test_the_config_files_target_is_read_and_the_command_line_wins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`target` in [tool.torch-upgrade-scan]: train_later.py (a knob of each of 2.13, 2.14 and 2.15) is scanned for
+    2.13 alone; `--target` replaces it; `--list-rules` lists the file's target's rules."""
+    project = shutil.copytree(LATER, tmp_path / "later")
+    (project / "pyproject.toml").write_text('[tool.torch-upgrade-scan]\nexclude = ["py3*"]\ntarget = "2.13"\n')
+
+    def releases(*options: str) -> set[str]:
+        code = cli.main([*options, "--json", str(project)])
+        found = {finding["release"] for finding in json.loads(capsys.readouterr().out)["findings"]}
+        assert code == (1 if found else 0)
+        return found
+
+    assert releases() == {"2.13"}
+    assert releases("--target", "2.15") == {"2.13", "2.14", "2.15"}
+    assert releases("--target", "2.12") == set()
+    assert cli.main(["--list-rules", "--config", str(project / "pyproject.toml")]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert listed == [rule.id for rule in rules_up_to("2.13")] != list(RULES)
+
+
+@pytest.mark.parametrize("value", ['"2.16"', '"2.15.0"', '""', "2.15", '["2.15"]', "true"])
+def test_a_bad_target_in_the_config_file_is_a_one_line_error(
+    value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file's target is checked as --target is (a TOML number 2.15 too: 2.10 would read as 2.1)."""
+    (tmp_path / "pyproject.toml").write_text(f"[tool.torch-upgrade-scan]\ntarget = {value}\n")
+    shutil.copy(LATER / "train_later.py", tmp_path)
+    for options in ([], ["--list-rules"], ["--target", "2.15"]):
+        assert cli.main([*options, str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert err.startswith(f"error: {tmp_path / 'pyproject.toml'} [tool.torch-upgrade-scan] target: "), err
+        assert "is not a release the scanner knows (2.12, 2.13, 2.14, 2.15)" in err
+
+
 # A profiler trace exporter: metadata_json warns up to 2.14 and is gone in 2.15 (metadata-json breaks from 2.15).
 EXPORTER = """\
 import json

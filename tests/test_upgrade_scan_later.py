@@ -194,8 +194,39 @@ def test_a_non_literal_flag_is_left_for_a_hand_fix(tmp_path: Path, capsys: pytes
 
 
 def test_python_310_needs_an_uncapped_torch_and_python_3_10() -> None:
+    """py310's environment.yml caps torch; py311 and setup_py311 need 3.11; split_* cap torch where Python is
+    older than 3.11 (an environment marker), and split_setup's URL requirement pins one wheel."""
     found = [(f.path, f.line) for f in scan.scan_paths([LATER]).findings if f.rule == "python-310"]
-    assert found == [(str(LATER / "py310" / "pyproject.toml"), 6)], "environment.yml caps torch; py311 needs 3.11"
+    assert found == [(str(LATER / "py310" / "pyproject.toml"), 6), (str(LATER / "setup_py310" / "setup.py"), 9)]
+
+
+# A setup.py whose torch requirement is written in the setup() call, with a cu128 index in a statement of its own
+# (cu128-wheels alone would parse only that statement: partial.py), and the same text under another name, which is
+# no setup script.
+SETUP_PY = """\
+from setuptools import setup
+
+INDEX = "https://download.pytorch.org/whl/cu128"
+setup(
+    name="trainer",
+    python_requires=">=3.10",
+    install_requires=["torch>=2.12"] + ["numpy"],
+    dependency_links=[INDEX],
+)
+"""
+
+
+def test_setup_py_is_read_whole_and_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "setup.py").write_text(SETUP_PY)
+    (tmp_path / "make_setup.py").write_text(SETUP_PY)
+    found = [(Path(f.path).name, f.line, f.rule, f.detail) for f in scan.scan_paths([tmp_path]).findings]
+    assert [f for f in found if f[0] == "setup.py"] == [
+        ("setup.py", 3, "cu128-wheels", "download.pytorch.org/whl/cu128"),
+        ("setup.py", 7, "python-310", "torch>=2.12 with Python 3.10 allowed"),
+    ]
+    assert [f[2] for f in found if f[0] == "make_setup.py"] == ["cu128-wheels"]
+    (tmp_path / "setup.py").write_text(SETUP_PY.replace(">=3.10", ">=3.11"))
+    assert [f.rule for f in scan.scan_paths([tmp_path / "setup.py"]).findings] == ["cu128-wheels"]
 
 
 # ---- the releases, checked on the version matrix's wheels ---------------------------------------------------

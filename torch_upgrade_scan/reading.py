@@ -17,7 +17,7 @@ from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading
+from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading, setup_script
 from torch_upgrade_scan.rules import packaging
 
 # Files larger than this are not parsed (an error names each one that mentions
@@ -199,8 +199,10 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
     reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
-    if reading != "whole" and kind == "python" and may_reexport(path, data):
-        reading = "whole"  # its imports, and the names it defines itself (which a star import does not replace)
+    if reading != "whole" and kind == "python" and (may_reexport(path, data) or setup_script(path, data)):
+        # a re-export: its imports, and the names it defines itself (which a star import does not replace); a
+        # setup.py: its setup() call
+        reading = "whole"
     if reading is None:
         return  # no rule can match: no decoding, no parse
     scan.read = True

@@ -195,9 +195,39 @@ def test_a_non_literal_flag_is_left_for_a_hand_fix(tmp_path: Path, capsys: pytes
 
 def test_python_310_needs_an_uncapped_torch_and_python_3_10() -> None:
     """py310's environment.yml caps torch; py311 and setup_py311 need 3.11; split_* cap torch where Python is
-    older than 3.11 (an environment marker), and split_setup's URL requirement pins one wheel."""
+    older than 3.11 (an environment marker), and split_setup's URL requirement pins one wheel; heroku311's
+    runtime.txt pins 3.11, binder310's 3.10."""
     found = [(f.path, f.line) for f in scan.scan_paths([LATER]).findings if f.rule == "python-310"]
-    assert found == [(str(LATER / "py310" / "pyproject.toml"), 6), (str(LATER / "setup_py310" / "setup.py"), 9)]
+    assert found == [(str(LATER / "binder310" / "requirements.txt"), 3), (str(LATER / "py310" / "pyproject.toml"), 6),
+                     (str(LATER / "setup_py310" / "setup.py"), 9)]
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"runtime.txt": "python-3.10.14\n", "requirements.txt": "flask\ntorch\n"}, [(2, "torch with Python 3.10.14")]),
+        ({"runtime.txt": "python-3.10\n", "requirements.txt": "torch==2.14.1\ntorch; python_version>'3.10'\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "requirements.txt": "torch>=2.1  # noqa: python-310\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "requirements-dev.txt": "torch>=2.1\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "api/requirements.txt": "torch>=2.1\n"}, []),
+        ({"runtime.txt": "r-4.1-2021-10-22\n", "requirements.txt": "torch>=2.1\n"}, []),
+        ({"requirements.txt": "torch>=2.1\n"}, []),
+    ],
+)
+def test_runtime_txt_pairs_with_the_requirements_txt_of_its_folder(
+    files: dict[str, str], found: list, tmp_path: Path
+) -> None:
+    """Heroku and Binder install a folder's requirements.txt with the Python of its runtime.txt: a torch that
+    reaches 2.15 there is a finding where that Python is 3.10 (not a cap, a marker for 3.11+, a noqa, another file
+    or folder, an R runtime, or no runtime.txt)."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    report = scan.scan_paths([tmp_path], target="2.15")
+    assert [(f.line, f.detail.partition(" in ")[0]) for f in report.findings] == found
+    assert [Path(f.path).name for f in report.findings] == ["requirements.txt"] * len(found)
+    assert scan.scan_paths([tmp_path / "requirements.txt"]).findings == [], "the runtime.txt was not scanned"
+    assert scan.scan_paths([tmp_path], target="2.14").findings == [], "a change of 2.15"
 
 
 # A setup.py whose torch requirement is written in the setup() call, with a cu128 index in a statement of its own

@@ -44,6 +44,9 @@ class FileScan:
         self.helpers: dict = {}
         self.via_helpers: list = []
         self.launched: set = set()
+        # a runtime.txt's Python 3.10, and a requirements.txt's torch lines that need one beside them (scan.finish)
+        self.runtime = ""
+        self.on_runtime: list = []
         self.facts = {"spawns": False, "launcher": False}
         self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
@@ -56,7 +59,7 @@ class FileScan:
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
         kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched,
-                self.exports)
+                self.exports, self.runtime, self.on_runtime)
         return not any(kept)
 
     def add(self, unit, line, column, rule, detail, fix="", severity="", release=""):

@@ -17,7 +17,7 @@ from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading, setup_script
+from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading, runtime_pair, setup_script
 from torch_upgrade_scan.rules import packaging
 
 # Files larger than this are not parsed (an error names each one that mentions
@@ -56,6 +56,7 @@ def kind_of_name(name: str) -> str | None:
         "setup.cfg",
         "environment.yml",
         "constraints.txt",
+        "runtime.txt",
     ):
         return "requirements"
     return None
@@ -108,9 +109,14 @@ def scan_text(scan: FileScan, text: str, kind: str) -> None:
         blocks = markdown_blocks(lines) if kind == "markdown" else rst_blocks(lines)
         scan_blocks(scan, blocks)
     elif kind == "requirements":
-        numbered = list(enumerate(lines, start=1))
-        for line, column, detail in packaging.findings(Path(scan.path).name, numbered):
+        numbered, name = list(enumerate(lines, start=1)), Path(scan.path).name
+        for line, column, detail in packaging.findings(name, numbered):
             scan.add(0, line, column, "python-310", detail)
+        scan.runtime = packaging.runtime_python(name, numbered)
+        before = len(scan.findings)
+        for line, column, detail in packaging.runtime_requirements(name, numbered):
+            scan.add(0, line, column, "python-310", detail)  # (a noqa comment silences it here)
+        scan.on_runtime, scan.findings[before:] = scan.findings[before:], []
 
 
 def scan_blocks(scan: FileScan, blocks: list) -> None:
@@ -199,6 +205,8 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
     reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
+    if reading is None and kind == "requirements" and runtime_pair(path, data):
+        reading = "whole"  # a runtime.txt or the requirements.txt beside it: python-310 pairs them (scan.finish)
     if reading != "whole" and kind == "python" and (may_reexport(path, data) or setup_script(path, data)):
         # a re-export: its imports, and the names it defines itself (which a star import does not replace); a
         # setup.py: its setup() call

@@ -129,6 +129,9 @@ def collect(scans) -> Report:
         report.launched |= scan.launched
         report.helpers.update(scan.helpers)
         report.via_helpers += scan.via_helpers
+        if scan.runtime:
+            report.runtimes[os.path.dirname(os.path.abspath(scan.path))] = scan.runtime
+        report.on_runtime += scan.on_runtime
         if not scan.facts["spawns"]:
             launcher = scan.facts["launcher"] or bool(scan.launched)
             report.pending += [(f, launcher) for f in scan.pending]
@@ -139,8 +142,9 @@ def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report
     """Keep a port finding only with evidence that its file runs under torchrun
     (it reads LOCAL_RANK and the like, or a torchrun line anywhere launches it);
     keep a process group whose backend comes from a function of another file where that function returns a
-    multi-device string; keep the changes of the releases up to `target`, each with its severity there; then
-    filter by rule or severity and sort."""
+    multi-device string; keep a requirements.txt's torch line where a runtime.txt of its folder pins Python 3.10;
+    keep the changes of the releases up to `target`, each with its severity there; then filter by rule or severity
+    and sort."""
     for finding, launcher in report.pending:
         if launcher or Path(finding.path).name in report.launched:
             report.findings.append(finding)
@@ -150,6 +154,12 @@ def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report
             detail = f"backend={report.helpers[helper]!r} (returned by {helper})"
             report.findings.append(dataclasses.replace(finding, detail=detail))
     report.via_helpers = []
+    for finding in report.on_runtime:
+        pin = report.runtimes.get(os.path.dirname(os.path.abspath(finding.path)))
+        if pin:
+            detail = f"{finding.detail} with Python {pin} in runtime.txt"
+            report.findings.append(dataclasses.replace(finding, detail=detail))
+    report.on_runtime = []
     report.findings = [
         dataclasses.replace(f, severity=f.severity or RULES[f.rule].severity_at(target))
         if RULES[f.rule].breaks_from else f

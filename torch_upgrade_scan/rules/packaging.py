@@ -4,9 +4,10 @@ setup.cfg or in setup.py's setup() call, `- python=3.10` in environment.yml) and
 on Python 3.10 picks the newest 2.14.x for such a requirement and says nothing. setup.py is read, not run: the
 literal strings of its setup() call's python_requires, install_requires and extras_require (or of the module-level
 names they pass). A requirements file names no Python version of the project: an environment marker
-(`; python_version < "3.11"`) makes one line conditional, it allows or forbids no interpreter. Not read either:
-runtime.txt (Heroku, Binder) and .python-version pin an interpreter but name no torch, whose requirement sits in
-another file."""
+(`; python_version < "3.11"`) makes one line conditional, it allows or forbids no interpreter; but a runtime.txt
+(Heroku's Python buildpack, Binder's repo2docker) pins the Python that installs the requirements.txt of its
+folder, and the two are paired (scan.finish). Not read: .python-version, a developer's interpreter (pyenv) or
+one that uv picks within the requires-python that pyproject.toml already declares."""
 
 import ast
 import re
@@ -125,3 +126,33 @@ def strings(node: ast.expr | None, constants: dict, follow: bool = True) -> list
     if isinstance(node, ast.Name) and follow and node.id in constants:
         return strings(constants[node.id], constants, False)
     return []
+
+
+# ---- runtime.txt and the requirements.txt beside it ----------------------------------------------------------
+
+RUNTIME, PAIRED = "runtime.txt", "requirements.txt"
+# runtime.txt's Python: python-3.10.14 (Heroku), python-3.10 (Binder)
+RUNTIME_PYTHON = re.compile(r"\s*python-(\d+\.\d+(?:\.\d+)?)\s*$")
+# a torch line of a requirements file: the version specifier, then a marker, a comment or a URL
+REQUIREMENT_LINE = re.compile(r"\s*torch(?![\w.-])\s*(?:\[[^\]]*\]\s*)?([^;@#]*)(.*)")
+
+
+def runtime_python(name: str, lines: list) -> str:
+    """The Python 3.10 release a runtime.txt pins (`3.10`, `3.10.14`), or "" (another release, another file)."""
+    if name != RUNTIME:
+        return ""
+    pins = [match.group(1) for _, text in lines if (match := RUNTIME_PYTHON.fullmatch(text))]
+    return pins[0] if pins and version(pins[0])[:2] == (3, 10) else ""
+
+
+def runtime_requirements(name: str, lines: list) -> list[tuple[int, int, str]]:
+    """(line, column, detail) for each torch line of a requirements.txt that admits 2.15 on Python 3.10: a finding
+    where a runtime.txt of its folder pins 3.10."""
+    if name != PAIRED:
+        return []
+    found = []
+    for number, text in lines:
+        match = REQUIREMENT_LINE.match(text)
+        if match and not match.group(2).startswith("@") and reaches_310(match.group(1), match.group(2)):
+            found.append((number, len(text) - len(text.lstrip()) + 1, f"torch{match.group(1).strip()}"))
+    return found

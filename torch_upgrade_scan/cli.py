@@ -125,7 +125,7 @@ def parser() -> argparse.ArgumentParser:
         "--target",
         metavar="RELEASE",
         help=f"the release you upgrade to: report the changes of the releases up to it "
-        f"({', '.join(RELEASES)}; default: the file's target, else {NEWEST}), as ruff's target-version does",
+        f"({', '.join(RELEASES)}; default: the configuration's target, else {NEWEST}), as ruff's target-version does",
     )
     command.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     command.add_argument(

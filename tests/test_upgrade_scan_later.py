@@ -73,6 +73,85 @@ def test_severity_follows_the_target() -> None:
     assert metadata == {"2.14": {"warns"}, "2.15": {"breaks"}}
 
 
+def test_the_config_files_target_is_read_and_the_command_line_wins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`target` in [tool.torch-upgrade-scan]: train_later.py (a knob of each of 2.13, 2.14 and 2.15) is scanned for
+    2.13 alone; `--target` replaces it; `--list-rules` lists the file's target's rules."""
+    project = shutil.copytree(LATER, tmp_path / "later")
+    (project / "pyproject.toml").write_text('[tool.torch-upgrade-scan]\nexclude = ["py3*"]\ntarget = "2.13"\n')
+
+    def releases(*options: str) -> set[str]:
+        code = cli.main([*options, "--json", str(project)])
+        found = {finding["release"] for finding in json.loads(capsys.readouterr().out)["findings"]}
+        assert code == (1 if found else 0)
+        return found
+
+    assert releases() == {"2.13"}
+    assert releases("--target", "2.15") == {"2.13", "2.14", "2.15"}
+    assert releases("--target", "2.12") == set()
+    assert cli.main(["--list-rules", "--config", str(project / "pyproject.toml")]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert listed == [rule.id for rule in rules_up_to("2.13")] != list(RULES)
+
+
+@pytest.mark.parametrize("value", ['"2.16"', '"2.15.0"', '""', "2.15", '["2.15"]', "true"])
+def test_a_bad_target_in_the_config_file_is_a_one_line_error(
+    value: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file's target is checked as --target is (a TOML number 2.15 too: 2.10 would read as 2.1)."""
+    (tmp_path / "pyproject.toml").write_text(f"[tool.torch-upgrade-scan]\ntarget = {value}\n")
+    shutil.copy(LATER / "train_later.py", tmp_path)
+    for options in ([], ["--list-rules"], ["--target", "2.15"]):
+        assert cli.main([*options, str(tmp_path)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert err.startswith(f"error: {tmp_path / 'pyproject.toml'} [tool.torch-upgrade-scan] target: "), err
+        assert "is not a release the scanner knows (2.12, 2.13, 2.14, 2.15)" in err
+
+
+# A profiler trace exporter: metadata_json warns up to 2.14 and is gone in 2.15 (metadata-json breaks from 2.15).
+EXPORTER = """\
+import json
+
+from torch.profiler import ProfilerActivity, profile
+
+
+def export_events(model, batch, path):
+    with profile(activities=[ProfilerActivity.CPU], record_shapes=True) as prof:
+        model(batch)
+    rows = [{{"name": event.name, "meta": event.metadata_json}} for event in prof.events()]  # noqa: {names}
+    with open(path, "w") as stream:
+        json.dump(rows, stream)
+"""
+
+
+@pytest.mark.parametrize(
+    ("names", "silenced"),
+    [
+        ("warns", {"2.13": True, "2.14": True, "2.15": False}),
+        ("breaks", {"2.13": False, "2.14": False, "2.15": True}),
+        ("metadata-json", {"2.13": True, "2.14": True, "2.15": True}),
+        ("advisory, torchscript", {"2.13": False, "2.14": False, "2.15": False}),
+    ],
+)
+def test_a_noqa_severity_is_the_rules_severity_at_the_target(
+    names: str, silenced: dict[str, bool], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`# noqa: warns` silences a rule where it warns at the target, not where it breaks (metadata-json at 2.15),
+    on the command line and in scan_source; the severity `--list-rules` shows at each target is the one matched."""
+    source = EXPORTER.format(names=names)
+    (tmp_path / "export.py").write_text(source)
+    for target, quiet in silenced.items():
+        found = [f.rule for f in scan.scan_source(source, target=target).findings]
+        assert found == ([] if quiet else ["metadata-json"]), (target, found)
+        assert cli.main(["--target", target, "--format", "concise", str(tmp_path)]) == (0 if quiet else 1)
+        assert ("export.py:9:42: metadata-json" in capsys.readouterr().out) is not quiet
+        assert cli.main(["--list-rules", "--target", target]) == 0
+        row = next(line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("metadata-json"))
+        assert quiet is ("metadata-json" in names or row[2] in names), row
+
+
 def test_the_corrected_texts_say_what_later_releases_did() -> None:
     assert "FutureWarning, shown by default" in RULES["torchscript"].changed
     assert "in 2.12, 2.13 and 2.14" in RULES["metadata-json"].changed and "from 2.14" in RULES["metadata-json"].fix
@@ -115,8 +194,69 @@ def test_a_non_literal_flag_is_left_for_a_hand_fix(tmp_path: Path, capsys: pytes
 
 
 def test_python_310_needs_an_uncapped_torch_and_python_3_10() -> None:
+    """py310's environment.yml caps torch; py311 and setup_py311 need 3.11; split_* cap torch where Python is
+    older than 3.11 (an environment marker), and split_setup's URL requirement pins one wheel; heroku311's
+    runtime.txt pins 3.11, binder310's 3.10."""
     found = [(f.path, f.line) for f in scan.scan_paths([LATER]).findings if f.rule == "python-310"]
-    assert found == [(str(LATER / "py310" / "pyproject.toml"), 6)], "environment.yml caps torch; py311 needs 3.11"
+    assert found == [(str(LATER / "binder310" / "requirements.txt"), 3), (str(LATER / "py310" / "pyproject.toml"), 6),
+                     (str(LATER / "setup_py310" / "setup.py"), 9)]
+
+
+@pytest.mark.parametrize(
+    ("files", "found"),
+    [
+        ({"runtime.txt": "python-3.10.14\n", "requirements.txt": "flask\ntorch\n"}, [(2, "torch with Python 3.10.14")]),
+        ({"runtime.txt": "python-3.10\n", "requirements.txt": "torch==2.14.1\ntorch; python_version>'3.10'\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "requirements.txt": "torch>=2.1  # noqa: python-310\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "requirements-dev.txt": "torch>=2.1\n"}, []),
+        ({"runtime.txt": "python-3.10\n", "api/requirements.txt": "torch>=2.1\n"}, []),
+        ({"runtime.txt": "r-4.1-2021-10-22\n", "requirements.txt": "torch>=2.1\n"}, []),
+        ({"requirements.txt": "torch>=2.1\n"}, []),
+    ],
+)
+def test_runtime_txt_pairs_with_the_requirements_txt_of_its_folder(
+    files: dict[str, str], found: list, tmp_path: Path
+) -> None:
+    """Heroku and Binder install a folder's requirements.txt with the Python of its runtime.txt: a torch that
+    reaches 2.15 there is a finding where that Python is 3.10 (not a cap, a marker for 3.11+, a noqa, another file
+    or folder, an R runtime, or no runtime.txt)."""
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    report = scan.scan_paths([tmp_path], target="2.15")
+    assert [(f.line, f.detail.partition(" in ")[0]) for f in report.findings] == found
+    assert [Path(f.path).name for f in report.findings] == ["requirements.txt"] * len(found)
+    assert scan.scan_paths([tmp_path / "requirements.txt"]).findings == [], "the runtime.txt was not scanned"
+    assert scan.scan_paths([tmp_path], target="2.14").findings == [], "a change of 2.15"
+
+
+# A setup.py whose torch requirement is written in the setup() call, with a cu128 index in a statement of its own
+# (cu128-wheels alone would parse only that statement: partial.py), and the same text under another name, which is
+# no setup script.
+SETUP_PY = """\
+from setuptools import setup
+
+INDEX = "https://download.pytorch.org/whl/cu128"
+setup(
+    name="trainer",
+    python_requires=">=3.10",
+    install_requires=["torch>=2.12"] + ["numpy"],
+    dependency_links=[INDEX],
+)
+"""
+
+
+def test_setup_py_is_read_whole_and_by_its_name(tmp_path: Path) -> None:
+    (tmp_path / "setup.py").write_text(SETUP_PY)
+    (tmp_path / "make_setup.py").write_text(SETUP_PY)
+    found = [(Path(f.path).name, f.line, f.rule, f.detail) for f in scan.scan_paths([tmp_path]).findings]
+    assert [f for f in found if f[0] == "setup.py"] == [
+        ("setup.py", 3, "cu128-wheels", "download.pytorch.org/whl/cu128"),
+        ("setup.py", 7, "python-310", "torch>=2.12 with Python 3.10 allowed"),
+    ]
+    assert [f[2] for f in found if f[0] == "make_setup.py"] == ["cu128-wheels"]
+    (tmp_path / "setup.py").write_text(SETUP_PY.replace(">=3.10", ">=3.11"))
+    assert [f.rule for f in scan.scan_paths([tmp_path / "setup.py"]).findings] == ["cu128-wheels"]
 
 
 # ---- the releases, checked on the version matrix's wheels ---------------------------------------------------

@@ -39,6 +39,12 @@ CASES = {
         "launch.sh",
         "port-29500",
     ),
+    "setup.py: a Python floor and torch": (
+        "setup.py",
+        'from setuptools import setup\n\nsetup(python_requires=">=3.8", install_requires=["torch"])\n',
+        "setup.py",
+        "python-310",
+    ),
     "Python: a process group's multi-device backend string": (
         "group.py",
         'import torch.distributed as dist\n\ndist.init_process_group("cpu:gloo,cuda:nccl")\n',

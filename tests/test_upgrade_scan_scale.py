@@ -51,9 +51,10 @@ def findings_of(report: scan.Report) -> list[tuple]:
 
 
 # The rules that pair two statements of one scope (a shard and a compile, two point-to-point ops, a profiler and
-# its result, a dispatch mode and a compile): at module level, in a module parsed in pieces, they see the pair only
-# where both statements fall in one piece (see the scanner's README, "Limits").
-PAIRING_RULES = {"fsdp2-fullgraph", "fullgraph-no-frames", "torchcomms-p2p", "metadata-json"}
+# its result, a dispatch mode and a compile, setup.py's requirement list and its setup() call): at module level, in
+# a module parsed in pieces, they see the pair only where both statements fall in one piece (see the scanner's
+# README, "Limits").
+PAIRING_RULES = {"fsdp2-fullgraph", "fullgraph-no-frames", "torchcomms-p2p", "metadata-json", "python-310"}
 
 
 @pytest.mark.parametrize("piece_chars", [1, 300, 3000])
@@ -75,7 +76,7 @@ def test_pieces_find_what_the_whole_module_finds(piece_chars: int, monkeypatch: 
         "dist_nn_contexts.py")}
     assert set(findings_of(cut)) - set(by_context) <= set(findings_of(whole))
     assert {rule for _, _, _, _, rule, *_ in missed} <= PAIRING_RULES
-    assert len(missed) <= {1: 6, 300: 3, 3000: 0}[piece_chars]
+    assert len(missed) <= {1: 7, 300: 4, 3000: 0}[piece_chars]
     assert cut.errors == whole.errors
 
 

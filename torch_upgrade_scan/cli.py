@@ -27,15 +27,17 @@ exit status:
 
 suppressing a finding on one line:
   # noqa                          every rule on this line (as flake8 and ruff read it)
-  # noqa: torchscript, magma      the rules named; also a severity (# noqa: advisory);
+  # noqa: torchscript, magma      the rules named; also a severity (# noqa: advisory), the
+                                  rule's at --target (as --list-rules shows it);
                                   case-insensitive; exact names, no prefixes
 
 configuration: [tool.torch-upgrade-scan] in pyproject.toml (the first one with that table,
 walking up from the first PATH, else from the current folder; --config FILE names one):
   select, ignore (lists of rules or severities), exclude (globs, relative to that file's
   folder), per-file-ignores (table: glob = [rules or severities]), fail-on (breaks, warns
-  or advisory), max-bytes. Command-line --select/--ignore/--fail-on/--max-bytes replace the
-  file's values; --exclude adds to its excludes.
+  or advisory), max-bytes, target (a release, as --target: target = "2.13").
+  Command-line --select/--ignore/--fail-on/--max-bytes/--target replace the file's values;
+  --exclude adds to its excludes.
 
 --exclude GLOB is matched against each file's name, its path relative to each PATH scanned
 (so 'tests/*' works on any PATH), the path as given, and its absolute path.
@@ -121,10 +123,9 @@ def parser() -> argparse.ArgumentParser:
     command.add_argument("--fix", action="store_true", help="apply the safe rewrites to the files")
     command.add_argument(
         "--target",
-        default=NEWEST,
         metavar="RELEASE",
         help=f"the release you upgrade to: report the changes of the releases up to it "
-        f"({', '.join(RELEASES)}; default {NEWEST}), as ruff's target-version does",
+        f"({', '.join(RELEASES)}; default: the configuration's target, else {NEWEST}), as ruff's target-version does",
     )
     command.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     command.add_argument(
@@ -200,12 +201,21 @@ def explain(rule_id: str) -> str:
 def main(argv: list[str] | None = None) -> int:
     command = parser()
     args = command.parse_args(argv)
-    if args.target not in RELEASES:
-        write(f"error: --target: {args.target!r} is not a release the scanner knows ({', '.join(RELEASES)})",
-              sys.stderr)
+    if "" in args.paths:
+        write("error: an empty PATH names no file or folder (use . for the current folder)", sys.stderr)
         return 2
+    paths = args.paths or ["."]
+    try:
+        if args.target is not None:
+            settings.check_target(args.target, "--target")
+        found = args.config or settings.find_pyproject(Path(paths[0])) or settings.find_pyproject(Path.cwd())
+        config = settings.load(found)
+    except settings.ConfigError as error:
+        write(f"error: {error}", sys.stderr)
+        return 2
+    target = args.target or config.target
     if args.list_rules:
-        write(list_rules(args.target), sys.stdout)
+        write(list_rules(target), sys.stdout)
         return 0
     if args.explain is not None:
         if args.explain.lower() not in RULES:
@@ -216,16 +226,6 @@ def main(argv: list[str] | None = None) -> int:
     ignore = names(args.ignore, command, "--ignore")
     if args.fix and args.diff:
         command.error("--fix and --diff: choose one")
-    if "" in args.paths:
-        write("error: an empty PATH names no file or folder (use . for the current folder)", sys.stderr)
-        return 2
-    paths = args.paths or ["."]
-    try:
-        found = args.config or settings.find_pyproject(Path(paths[0])) or settings.find_pyproject(Path.cwd())
-        config = settings.load(found)
-    except settings.ConfigError as error:
-        write(f"error: {error}", sys.stderr)
-        return 2
     try:
         report = scan_paths(
             paths,
@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             select=config.select if select is None else select,
             ignore=config.ignore if ignore is None else ignore,
             max_bytes=args.max_bytes or config.max_bytes,
-            target=args.target,
+            target=target,
         )
         report.findings = [f for f in report.findings if not config.ignored(f)]
         if args.diff or args.fix:

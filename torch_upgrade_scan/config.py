@@ -6,11 +6,12 @@
     exclude = ["third_party", "docs/*"]    # globs, relative to this pyproject.toml's folder
     fail-on = "warns"                      # the least severity that exits 1 (default: advisory)
     max-bytes = 1000000                    # larger files are not parsed (--help: limits)
+    target = "2.13"                        # the release upgraded to (default: the newest the scanner knows)
     [tool.torch-upgrade-scan.per-file-ignores]
     "tests/*" = ["torchscript"]            # glob (relative to this folder) -> rules or severities
 
 The file is the first pyproject.toml with that table, walking up from the first path scanned, else from
-the current folder; `--config FILE` names one.
+the current folder; `--config FILE` names one. The command line's options win over the file's keys.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from torch_upgrade_scan.catalog import RULES, SEVERITIES
+from torch_upgrade_scan.catalog import NEWEST, RELEASES, RULES, SEVERITIES
 from torch_upgrade_scan.findings import Finding
 from torch_upgrade_scan.reading import MAX_BYTES
 
@@ -33,7 +34,7 @@ else:  # Python 3.10: the same parser, from PyPI
     import tomli as tomllib
 
 TABLE = "torch-upgrade-scan"
-KEYS = {"select", "ignore", "exclude", "per-file-ignores", "fail-on", "max-bytes"}
+KEYS = {"select", "ignore", "exclude", "per-file-ignores", "fail-on", "max-bytes", "target"}
 
 
 def print_warning(message: str) -> None:
@@ -52,6 +53,7 @@ class Config:
     per_file_ignores: dict[str, list[str]] = dataclasses.field(default_factory=dict)
     fail_on: str = "advisory"
     max_bytes: int = MAX_BYTES
+    target: str = NEWEST  # the release upgraded to (--target)
     root: Path = dataclasses.field(default_factory=Path.cwd)  # the folder of the pyproject.toml
     source: Path | None = None  # the pyproject.toml read, None for the defaults
 
@@ -83,6 +85,14 @@ def check_names(names: list[str], where: str) -> list[str]:
         valid = ", ".join([*SEVERITIES, *RULES])
         raise ConfigError(f"{where}: unknown rule or severity {', '.join(unknown)} (valid: {valid})")
     return lowered
+
+
+def check_target(value: Any, where: str) -> str:
+    """A release the scanner knows (--target, or the file's target), or a ConfigError that lists them."""
+    if isinstance(value, str) and value in RELEASES:
+        return value
+    hint = "" if isinstance(value, str) else f'; write it as a string, "{value}"'
+    raise ConfigError(f"{where}: {value!r} is not a release the scanner knows ({', '.join(RELEASES)}){hint}")
 
 
 def misspelt(tool: dict[str, Any]) -> str | None:
@@ -165,6 +175,7 @@ def load(path: Path | None) -> Config:
     if not isinstance(max_bytes, int) or isinstance(max_bytes, bool) or max_bytes < 1:
         raise ConfigError(f"{where}: max-bytes must be a positive integer")
     config.max_bytes = max_bytes
+    config.target = check_target(table.get("target", NEWEST), f"{where} target")
     return config
 
 

@@ -4,7 +4,7 @@ other lines of text; the findings, errors, notes and torchrun evidence they give
 import dataclasses
 import re
 
-from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, RULES, WARNS
+from torch_upgrade_scan.catalog import DEPRECATED_DIST_NN, NEWEST, RULES, WARNS
 from torch_upgrade_scan.findings import Finding, suppressed
 from torch_upgrade_scan.parse import Module, Scope
 from torch_upgrade_scan.pieces import PIECE_CHARS, parse_quietly, pieces
@@ -30,8 +30,9 @@ class FileScan:
     """Everything found in one file. Units are the file's Python parts (a
     module, a notebook's cells, a Markdown file's code blocks) and shell parts."""
 
-    def __init__(self, path: str, reexports: dict | None = None) -> None:
+    def __init__(self, path: str, reexports: dict | None = None, target: str = NEWEST) -> None:
         self.path = path
+        self.target = target  # the release upgraded to: a severity in a noqa comment is a rule's there
         self.reexports = reexports  # the project's modules that re-export torch's names (see context.reexported)
         self.exports: tuple | None = None  # what this module re-exports (see rules.exports_of)
         self.findings: list = []
@@ -43,6 +44,9 @@ class FileScan:
         self.helpers: dict = {}
         self.via_helpers: list = []
         self.launched: set = set()
+        # a runtime.txt's Python 3.10, and a requirements.txt's torch lines that need one beside them (scan.finish)
+        self.runtime = ""
+        self.on_runtime: list = []
         self.facts = {"spawns": False, "launcher": False}
         self.lines: dict = {}  # (cell, line) -> text of the lines with noqa
         self.offsets: dict = {}  # unit -> (cell, line offset)
@@ -55,18 +59,23 @@ class FileScan:
     def empty(self) -> bool:
         """Whether the scan found, noted or learnt nothing (a file that holds nothing a rule needs)."""
         kept = (self.findings, self.errors, self.notes, self.pending, self.helpers, self.via_helpers, self.launched,
-                self.exports)
+                self.exports, self.runtime, self.on_runtime)
         return not any(kept)
 
     def add(self, unit, line, column, rule, detail, fix="", severity="", release=""):
         cell, offset = self.offsets.get(unit, (None, 0))
         column += self.indents.get(unit, 0)
         text = self.lines.get((cell, line + offset), "")
-        if suppressed(text, rule, severity or RULES[rule].severity):
+        if self.silenced(text, rule, severity):
             return
         self.findings.append(
             Finding(self.path, line + offset, rule, detail, cell, column, fix, severity, release=release)
         )
+
+    def silenced(self, text: str, rule: str, severity: str = "") -> bool:
+        """Whether a `# noqa` comment in `text` covers a finding of `rule`: by its own severity where it has one,
+        else by the rule's severity for an upgrade to the target (`# noqa: warns` leaves a rule that breaks there)."""
+        return suppressed(text, rule, severity or RULES[rule].severity_at(self.target))
 
     def keep_noqa_lines(self, text: str, cell: int | None = None) -> None:
         """Keep the lines of `text` that hold a noqa comment: the only lines that
@@ -143,7 +152,7 @@ class FileScan:
             return finding
         text = self.lines.get((finding.cell, finding.line), "")
         deprecated = finding.detail.rpartition(".")[2] in DEPRECATED_DIST_NN
-        if not deprecated or suppressed(text, finding.rule, WARNS):
+        if not deprecated or self.silenced(text, finding.rule, WARNS):
             return None
         return dataclasses.replace(finding, severity=WARNS)
 
@@ -178,7 +187,7 @@ class FileScan:
         for unit, node, helper in facts["via_helpers"]:
             cell, offset = self.offsets.get(unit, (None, 0))
             text = self.lines.get((cell, node.lineno + offset), "")
-            if not suppressed(text, "torchcomms-one-device", RULES["torchcomms-one-device"].severity):
+            if not self.silenced(text, "torchcomms-one-device"):
                 where = Finding(self.path, node.lineno + offset, "torchcomms-one-device", "", cell, node.col_offset + 1)
                 self.via_helpers.append((where, helper))
         for unit, node, detail in pending:

@@ -80,6 +80,9 @@ class Report:
     # cross-file backend strings: functions that return one, and the process groups they may start
     helpers: dict = dataclasses.field(default_factory=dict)
     via_helpers: list = dataclasses.field(default_factory=list)
+    # cross-file Python pins: folder -> the Python 3.10 its runtime.txt pins; the torch lines of requirements.txt
+    runtimes: dict = dataclasses.field(default_factory=dict)
+    on_runtime: list = dataclasses.field(default_factory=list)
 
 
 

@@ -164,6 +164,23 @@ def may_reexport(path: Path, data: bytes) -> bool:
     return star or (package and TORCH_IMPORT.search(data) is not None)
 
 
+# setup.py with a Python floor and torch in it (rules/packaging.py): read whole, whatever else it holds (a test of
+# its name, so that no other Python file pays for a search)
+SETUP_PY = Needs((b"python_requires",), all_of=(re.compile(rb"torch"),))
+
+
+def setup_script(path: Path, data: bytes) -> bool:
+    """Whether a Python file is a setup.py that the python-310 rule may find something in."""
+    return path.name == "setup.py" and SETUP_PY.seen(data)
+
+
+def runtime_pair(path: Path, data: bytes) -> bool:
+    """Whether a requirements-like file is a runtime.txt that pins a Python, or a requirements.txt that names torch:
+    python-310 pairs the two of one folder (rules/packaging.py)."""
+    name = path.name.lower()
+    return (name == "runtime.txt" and b"python-" in data) or (name == "requirements.txt" and b"torch" in data)
+
+
 def python_reading(data: bytes) -> str | None:
     """How a Python file with these bytes is read: None when no rule can find anything in it, "local" when
     every rule that can is a local one (partial.py), else "whole". One pass over the rules' needs."""

@@ -12,11 +12,12 @@ import tokenize
 from pathlib import Path
 
 from torch_upgrade_scan.blocks import markdown_blocks, rst_blocks
+from torch_upgrade_scan.catalog import NEWEST
 from torch_upgrade_scan.filescan import FileScan
 from torch_upgrade_scan.notebook import scan_notebook_into, split_cell
 from torch_upgrade_scan.partial import kept_statements
 from torch_upgrade_scan.pieces import parse_quietly
-from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading
+from torch_upgrade_scan.prefilter import may_reexport, needed, python_reading, runtime_pair, setup_script
 from torch_upgrade_scan.rules import packaging
 
 # Files larger than this are not parsed (an error names each one that mentions
@@ -55,6 +56,7 @@ def kind_of_name(name: str) -> str | None:
         "setup.cfg",
         "environment.yml",
         "constraints.txt",
+        "runtime.txt",
     ):
         return "requirements"
     return None
@@ -107,9 +109,14 @@ def scan_text(scan: FileScan, text: str, kind: str) -> None:
         blocks = markdown_blocks(lines) if kind == "markdown" else rst_blocks(lines)
         scan_blocks(scan, blocks)
     elif kind == "requirements":
-        numbered = list(enumerate(lines, start=1))
-        for line, column, detail in packaging.findings(Path(scan.path).name, numbered):
+        numbered, name = list(enumerate(lines, start=1)), Path(scan.path).name
+        for line, column, detail in packaging.findings(name, numbered):
             scan.add(0, line, column, "python-310", detail)
+        scan.runtime = packaging.runtime_python(name, numbered)
+        before = len(scan.findings)
+        for line, column, detail in packaging.runtime_requirements(name, numbered):
+            scan.add(0, line, column, "python-310", detail)  # (a noqa comment silences it here)
+        scan.on_runtime, scan.findings[before:] = scan.findings[before:], []
 
 
 def scan_blocks(scan: FileScan, blocks: list) -> None:
@@ -146,11 +153,11 @@ def literal_language(block: list) -> str:
     return "shell" if any(SHELL_LINE.match(line) for line in block) else "text"
 
 
-def scan_file(path: str, max_bytes: int = MAX_BYTES, reexports: dict | None = None) -> FileScan:
+def scan_file(path: str, max_bytes: int = MAX_BYTES, reexports: dict | None = None, target: str = NEWEST) -> FileScan:
     """Scan one file, never raising: problems become per-file errors. The cyclic garbage collector waits
     meanwhile: syntax trees, scopes and findings hold no cycles (reference counts free them), and its passes
     over a growing heap took 30% of the CPU time of a dense 1 MB module and 39% of a 3 MB one (measured here)."""
-    scan = FileScan(path, reexports)
+    scan = FileScan(path, reexports, target)
     collecting = gc.isenabled()
     gc.disable()
     try:
@@ -198,8 +205,12 @@ def scan_file_into(scan: FileScan, path: Path, max_bytes: int) -> None:
         scan.errors.append(f"{path}: cannot read ({reason(error)})")
         return
     reading = python_reading(data) if kind == "python" else "whole" if needed(kind, data) else None
-    if reading != "whole" and kind == "python" and may_reexport(path, data):
-        reading = "whole"  # its imports, and the names it defines itself (which a star import does not replace)
+    if reading is None and kind == "requirements" and runtime_pair(path, data):
+        reading = "whole"  # a runtime.txt or the requirements.txt beside it: python-310 pairs them (scan.finish)
+    if reading != "whole" and kind == "python" and (may_reexport(path, data) or setup_script(path, data)):
+        # a re-export: its imports, and the names it defines itself (which a star import does not replace); a
+        # setup.py: its setup() call
+        reading = "whole"
     if reading is None:
         return  # no rule can match: no decoding, no parse
     scan.read = True

@@ -39,19 +39,19 @@ SKIPPED_FOLDERS = {
 }
 
 
-def scan_source(source: str, path: str = "<source>") -> Report:
-    """Scan one Python source text (as if it ran under torchrun if it says so)."""
-    scan = FileScan(path)
+def scan_source(source: str, path: str = "<source>", target: str = NEWEST) -> Report:
+    """Scan one Python source text (as if it ran under torchrun if it says so) for an upgrade to `target`."""
+    scan = FileScan(path, target=target)
     scan.keep_noqa_lines(source)
     scan.python([(0, None, 0, source, [])])
-    return finish(collect([scan]))
+    return finish(collect([scan]), target=target)
 
 
-def scan_notebook_json(text: str, path: str = "<notebook>") -> Report:
-    """Scan a notebook's code cells (the JSON text of an .ipynb file)."""
-    scan = FileScan(path)
+def scan_notebook_json(text: str, path: str = "<notebook>", target: str = NEWEST) -> Report:
+    """Scan a notebook's code cells (the JSON text of an .ipynb file) for an upgrade to `target`."""
+    scan = FileScan(path, target=target)
     scan_notebook_into(scan, text, MAX_BYTES)
-    return finish(collect([scan]))
+    return finish(collect([scan]), target=target)
 
 
 # ---- many files ------------------------------------------------------------------
@@ -129,6 +129,9 @@ def collect(scans) -> Report:
         report.launched |= scan.launched
         report.helpers.update(scan.helpers)
         report.via_helpers += scan.via_helpers
+        if scan.runtime:
+            report.runtimes[os.path.dirname(os.path.abspath(scan.path))] = scan.runtime
+        report.on_runtime += scan.on_runtime
         if not scan.facts["spawns"]:
             launcher = scan.facts["launcher"] or bool(scan.launched)
             report.pending += [(f, launcher) for f in scan.pending]
@@ -139,8 +142,9 @@ def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report
     """Keep a port finding only with evidence that its file runs under torchrun
     (it reads LOCAL_RANK and the like, or a torchrun line anywhere launches it);
     keep a process group whose backend comes from a function of another file where that function returns a
-    multi-device string; keep the changes of the releases up to `target`, each with its severity there; then
-    filter by rule or severity and sort."""
+    multi-device string; keep a requirements.txt's torch line where a runtime.txt of its folder pins Python 3.10;
+    keep the changes of the releases up to `target`, each with its severity there; then filter by rule or severity
+    and sort."""
     for finding, launcher in report.pending:
         if launcher or Path(finding.path).name in report.launched:
             report.findings.append(finding)
@@ -150,6 +154,12 @@ def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report
             detail = f"backend={report.helpers[helper]!r} (returned by {helper})"
             report.findings.append(dataclasses.replace(finding, detail=detail))
     report.via_helpers = []
+    for finding in report.on_runtime:
+        pin = report.runtimes.get(os.path.dirname(os.path.abspath(finding.path)))
+        if pin:
+            detail = f"{finding.detail} with Python {pin} in runtime.txt"
+            report.findings.append(dataclasses.replace(finding, detail=detail))
+    report.on_runtime = []
     report.findings = [
         dataclasses.replace(f, severity=f.severity or RULES[f.rule].severity_at(target))
         if RULES[f.rule].breaks_from else f
@@ -175,34 +185,34 @@ def finish(report: Report, select=(), ignore=(), target: str = NEWEST) -> Report
 BATCH = 24
 
 
-def scan_batch(paths: list, max_bytes: int) -> tuple[int, list]:
+def scan_batch(paths: list, max_bytes: int, target: str) -> tuple[int, list]:
     """Scan some files: how many, and the (position, scan) of those that found or noted anything, or were read
     (the others add only to the count, so that they are not sent back from a worker)."""
-    scans = [(index, scan_file(path, max_bytes)) for index, path in enumerate(paths)]
+    scans = [(index, scan_file(path, max_bytes, target=target)) for index, path in enumerate(paths)]
     return len(paths), [(index, scan) for index, scan in scans if scan.read or not scan.empty()]
 
 
-def scan_batches(files: Iterator[str], jobs: int, max_bytes: int) -> tuple[int, list]:
+def scan_batches(files: Iterator[str], jobs: int, max_bytes: int, target: str) -> tuple[int, list]:
     """Scan the files in batches: `jobs - 1` worker processes take them from the first, as the listing goes on;
     then this process takes them from the last (one that no worker has started yet), until they meet. Fewer
     than two batches' worth are scanned here alone."""
     batches = [list(itertools.islice(files, BATCH)), list(itertools.islice(files, BATCH))]
     if jobs < 2 or len(batches[1]) < BATCH or scan_file.__module__ == "__main__":
-        count, found = scan_batch([*batches[0], *batches[1], *files], max_bytes)
+        count, found = scan_batch([*batches[0], *batches[1], *files], max_bytes, target)
         return count, [scan for _, scan in found]
     # (imported here, where a pool starts: with multiprocessing, 12 ms of a start that takes 75 ms in all here)
     from concurrent.futures import ProcessPoolExecutor
 
     done: dict = {}
     with ProcessPoolExecutor(jobs - 1) as pool:
-        futures = [pool.submit(scan_batch, batch, max_bytes) for batch in batches]
+        futures = [pool.submit(scan_batch, batch, max_bytes, target) for batch in batches]
         while batch := list(itertools.islice(files, BATCH)):
             batches.append(batch)
-            futures.append(pool.submit(scan_batch, batch, max_bytes))
+            futures.append(pool.submit(scan_batch, batch, max_bytes, target))
         for index in reversed(range(len(batches))):
             if not futures[index].cancel():
                 break  # a worker has it, and every batch before it
-            done[index] = scan_batch(batches[index], max_bytes)
+            done[index] = scan_batch(batches[index], max_bytes, target)
         results = [done[i] if i in done else futures[i].result() for i in range(len(batches))]
     count = sum(len(batch) for batch in batches)
     return count, [scan for _, found in results for _, scan in found]  # in the files' order
@@ -233,7 +243,7 @@ def imports_of(modules: list[str]) -> list[re.Pattern[bytes]]:
     return [re.compile(source.encode()) for source in sources]
 
 
-def through_reexports(scans: list, max_bytes: int) -> list:
+def through_reexports(scans: list, max_bytes: int, target: str) -> list:
     """Where a scanned module re-exports torch's names (`from torch.distributed import *` in
     `pkg/distributed.py`, or a package's `__init__.py` that imports them), the Python files that may import it
     (`import pkg.distributed`, `from pkg.distributed import`, `from pkg import distributed`) scanned again, their
@@ -253,7 +263,7 @@ def through_reexports(scans: list, max_bytes: int) -> list:
         except OSError:
             continue  # its scan has said why
         if any(leaf in data for leaf in leaves) and any(mention.search(data) for mention in mentions):
-            by_path[path] = scan_file(path, max_bytes, exports)
+            by_path[path] = scan_file(path, max_bytes, exports, target)
     return [scan for scan in by_path.values() if not scan.empty()]
 
 
@@ -264,8 +274,8 @@ def scan_paths(
     the releases up to `target`."""
     start = time.perf_counter()
     listing = Report()
-    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes)
-    report = collect(through_reexports(scans, max_bytes))
+    count, scans = scan_batches(files_under(paths, listing, exclude), jobs, max_bytes, target)
+    report = collect(through_reexports(scans, max_bytes, target))
     report.files = count
     report.errors = listing.errors + report.errors
     report.skipped_folders = listing.skipped_folders

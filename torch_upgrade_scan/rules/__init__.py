@@ -6,7 +6,17 @@ from pathlib import Path
 
 from torch_upgrade_scan.parse import Module
 from torch_upgrade_scan.prefilter import torch_own
-from torch_upgrade_scan.rules import compiler, cuda, distributed, inductor, later, launch, profiler, torchscript
+from torch_upgrade_scan.rules import (
+    compiler,
+    cuda,
+    distributed,
+    inductor,
+    later,
+    launch,
+    packaging,
+    profiler,
+    torchscript,
+)
 from torch_upgrade_scan.rules.context import Context, Emit
 
 
@@ -27,6 +37,7 @@ def python_findings(
     profiler.find(found)
     inductor.find(found)
     later.find(found)
+    packaging.find(found)  # setup.py's setup() call
     compiles = compiler.find(found)
     distributed.find(found, compiles, compiled_elsewhere)
     helpers = distributed.multi_device_helpers(module)

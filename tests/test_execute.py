@@ -181,13 +181,14 @@ def test_the_quick_loop_proves_one_exercise_and_stops_after_its_check(tmp_path: 
         "--exercises-only", f"--wrong-answers={exercises.WRONG_ANSWERS}", "notebooks/platforms/cuda.ipynb"]
 
 
-def test_two_notebooks_run_side_by_side_and_a_multi_process_one_alone(tmp_path: Path) -> None:
-    """`-n 2`: two notebooks at a time, the longest budget first; one whose course.multi_process is true runs alone."""
+def test_two_notebooks_run_side_by_side_and_multi_process_ones_one_at_a_time(tmp_path: Path) -> None:
+    """`-n 2`: two notebooks at a time, the longest budget first; those whose course.multi_process is true never run
+    at a time, and each runs beside another notebook."""
     span = ("import pathlib, time\nstart = time.time()\ntime.sleep(3)\n"
             "pathlib.Path('{name}.span').write_text(f'{{start}} {{time.time()}}')")
-    budgets = {"first": 60, "second": 50, "alone": 40, "last": 30}
+    budgets = {"multi_first": 60, "multi_second": 50, "single_first": 40, "single_second": 30}
     paths = [_notebook(tmp_path, name, span.format(name=name),
-                       course={"multi_process": name == "alone", "budget_seconds": budget})
+                       course={"multi_process": name.startswith("multi"), "budget_seconds": budget})
              for name, budget in budgets.items()]
     code, output, found = run(tmp_path, "--notebooks-summary", str(tmp_path / "summary.json"), jobs=2)
     assert code == 0, output
@@ -197,11 +198,14 @@ def test_two_notebooks_run_side_by_side_and_a_multi_process_one_alone(tmp_path: 
     assert all(record["peak_memory_bytes"] > 2**20 and record["cpu_seconds"] > 0 for record in found.values()), (
         "each record has its kernel's peak memory and CPU time, read from nbval's kernel")
     spans = {p.stem: [float(x) for x in (p.parent / f"{p.stem}.span").read_text().split()] for p in paths}
-    assert max(spans["first"][0], spans["second"][0]) < min(spans["first"][1], spans["second"][1]), (
-        f"two notebooks run at a time: {spans}")
-    others = [spans[name] for name in ("first", "second", "last")]
-    assert all(end <= spans["alone"][0] or start >= spans["alone"][1] for start, end in others), (
-        f"the multi-process notebook runs alone: {spans}")
+
+    def overlap(one: str, other: str) -> bool:
+        return max(spans[one][0], spans[other][0]) < min(spans[one][1], spans[other][1])
+
+    assert not overlap("multi_first", "multi_second"), f"two multi-process notebooks ran at a time: {spans}"
+    for multi in ("multi_first", "multi_second"):
+        assert overlap(multi, "single_first") or overlap(multi, "single_second"), (
+            f"{multi} ran alone, with the other worker idle: {spans}")
 
 
 def test_crowded_multi_process_notebooks_run_beside_each_other(tmp_path: Path) -> None:

@@ -180,8 +180,8 @@ def budget_seconds(path: Path) -> int | None:
     return budget if isinstance(budget, int) else None
 
 
-def runs_alone(path: Path) -> bool:
-    """A notebook that starts processes of its own (course.multi_process) keeps the machine to itself."""
+def starts_processes(path: Path) -> bool:
+    """A notebook that starts processes of its own (course.multi_process): two such never run at a time."""
     try:
         return course(read_notebook(path)).get("multi_process") is True
     except CourseError:

@@ -47,7 +47,7 @@ from tools.course import (
     write_notebook,
 )
 from tools.execute.command import notebooks_command
-from tools.lesson import runs_alone
+from tools.lesson import starts_processes
 from tools.records import runs
 
 MATRIX_FILE = ROOT / "torch-matrix.txt"
@@ -149,9 +149,9 @@ def run_release(release: str, attempt: int, command: str, extra: list[str] | Non
 
 
 def multi_process_notebooks(root: Path = ROOT) -> list[str]:
-    """The notebooks that start processes (course.multi_process, which the executor also runs alone): the
+    """The notebooks that start processes (course.multi_process, which the executor runs one at a time): the
     flake-prone ones."""
-    return [str(path.relative_to(root)) for path in notebook_paths(root) if runs_alone(path)]
+    return [str(path.relative_to(root)) for path in notebook_paths(root) if starts_processes(path)]
 
 
 def repeats_to_see(failure_rate: float, probability: float) -> int:

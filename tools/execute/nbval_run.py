@@ -23,7 +23,7 @@ import nbformat
 from tools.course import ROOT, CourseError, cell_tags, read_notebook, relative_path, taught_release
 from tools.execute import harness, memory
 from tools.execute.book_cache import cache_executed
-from tools.lesson import ExerciseCells, budget_seconds, exercise_cells
+from tools.lesson import ExerciseCells, budget_seconds, exercise_cells, starts_processes
 from tools.records import gate, runs
 
 CELL_TIMEOUT = 300  # seconds a cell may run, as the book's `execute.timeout`
@@ -213,32 +213,6 @@ def _locked(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-class Slot:
-    """A place among the notebooks run at a time, shared by pytest-xdist's workers through two lock files in `folder`:
-    a notebook takes the run lock shared, one that runs alone takes it exclusively, and holds the door while it waits,
-    so that no other notebook starts before it (a writer-first lock)."""
-
-    def __init__(self, folder: Path, alone: bool) -> None:
-        self.alone = alone
-        self._door = (folder / "door.lock").open("a")
-        self._run = (folder / "run.lock").open("a")
-
-    def __enter__(self) -> Slot:
-        import fcntl
-
-        fcntl.flock(self._door, fcntl.LOCK_EX)
-        fcntl.flock(self._run, fcntl.LOCK_EX if self.alone else fcntl.LOCK_SH)
-        fcntl.flock(self._door, fcntl.LOCK_UN)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        import fcntl
-
-        fcntl.flock(self._run, fcntl.LOCK_UN)
-        self._door.close()
-        self._run.close()
-
-
 def expected_seconds(path: Path, release: str | None = None) -> float:
     """How long a notebook ran last time (committed CPU records of the taught release), else its budget."""
     notebook = relative_path(path)
@@ -248,9 +222,11 @@ def expected_seconds(path: Path, release: str | None = None) -> float:
     return float(budget_seconds(path) or 30)
 
 
-def longest_first(paths: Sequence[Path]) -> list[Path]:
-    """The order to start notebooks in: the longest first, so that the last ones to finish are short."""
+def start_order(paths: Sequence[Path]) -> list[Path]:
+    """The order to start notebooks in: those that start processes first (one worker runs them, one after another:
+    the course plugin's pytest_xdist_make_scheduler), then the others, each group the longest first, so that the
+    last notebooks to finish are short."""
     try:
-        return sorted(paths, key=lambda p: -expected_seconds(p))
+        return sorted(paths, key=lambda p: (not starts_processes(p), -expected_seconds(p)))
     except CourseError:  # malformed committed records: keep the given order
         return list(paths)

@@ -17,7 +17,8 @@ plugin adds to that run, in the same kernel:
   (tools/schemas/run-record.schema.json) with seconds, the kernel's peak memory and CPU time, and, if every cell
   passed, its entry in the book's cache (tools/execute/book_cache.py), from which the book renders without executing;
 - with pytest-xdist (`-n 2 --dist loadfile --no-loadscope-reorder`) two notebooks run at a time, the longest first,
-  each notebook's tests on one worker in order; a notebook whose course.multi_process is true runs alone;
+  each notebook's tests on one worker in order; the notebooks whose course.multi_process is true are one unit of
+  work, run one after another on one worker while the other runs the rest beside them;
 - the summary: each notebook's seconds against its budget, the run's seconds and peak memory (pytest, workers,
   kernels and their processes).
 
@@ -36,7 +37,7 @@ runs it with the options of its row; tools/execute/command.py builds it).
 | another release of torch-matrix.txt | `make notebooks RELEASE=R`,    | the same, run by the release's venv       |
 |                                     | `make nbval RELEASE=R`         | (tools/execute/matrix.py makes it)        |
 | every release                       | `make matrix`                  | `--run-records _build/runs/torch-R/run-1` |
-| repeated runs under load            | `make flaky`                   | `--crowded`: multi-process ones not alone |
+| repeated runs under load            | `make flaky`                   | `--crowded`: multi-process ones together  |
 | a recording on an accelerator       | `make record-runs`             | one at a time, `--save-executed DIR`      |
 | a student copy, as a learner        | (python -m                     | not nbval: Run All in another interpreter |
 |                                     | tools.execute.student_copies)  | (tools/execute/kernel.py)                 |
@@ -56,10 +57,8 @@ a slow shared machine never turns the suite red, and a notebook that grew past i
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
-import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -68,12 +67,11 @@ import pytest
 
 from tools.execute import harness, nbval_run
 from tools.execute.memory import MemoryWatch
-from tools.lesson import ExerciseCells, runs_alone
+from tools.lesson import ExerciseCells, starts_processes
 from tools.records import gate, runs, status
 
-SLOTS = "COURSE_NOTEBOOK_SLOTS"  # the folder of the lock files xdist's workers share (Slot)
+MULTI_PROCESS_UNIT = "notebooks that start processes"  # the unit of work they share (pytest_xdist_make_scheduler)
 _RUN = pytest.StashKey[nbval_run.NotebookRun]()
-_SLOT = pytest.StashKey[nbval_run.Slot]()
 _KERNEL = pytest.StashKey[nbval_run.NbvalKernel]()
 _WATCH = pytest.StashKey[tuple[MemoryWatch, float]]()
 _RECORDS = pytest.StashKey[list[dict[str, Any]]]()
@@ -90,7 +88,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--steps-summary", type=Path, default=None,
                     help="the step summary of the `make test` this run belongs to, named in each record")
     group.addoption("--crowded", action="store_true",
-                    help="notebooks that start processes do not run alone (load for make flaky)")
+                    help="notebooks that start processes run two at a time (load for make flaky)")
     group.addoption("--no-exercises", dest="prove_exercises", action="store_false",
                     help="do not prove the exercises")
     group.addoption("--exercises-only", action="store_true",
@@ -114,10 +112,31 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.nbval_current_env = True  # the kernel runs this interpreter, as pytest's venv has it
     if float(config.option.nbval_cell_timeout) == 2000:  # nbval's default: the book's instead
         config.option.nbval_cell_timeout = nbval_run.CELL_TIMEOUT
-    if not hasattr(config, "workerinput"):  # the controller (or the only process): the slots, the memory watch
-        os.environ[SLOTS] = tempfile.mkdtemp(prefix="course-slots-")  # this run's; the workers inherit it
+    if not hasattr(config, "workerinput"):  # the controller (or the only process): the memory watch
         config.stash[_WATCH] = (MemoryWatch().__enter__(), time.perf_counter())
         config.stash[_RECORDS] = []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's loadfile, but for the notebooks that start processes, one unit of work (unless `--crowded`):
+    one worker runs them one after another (each starts two or three processes on the machine's two cores), while
+    the other runs the rest beside them."""
+    if not _active(config) or config.getoption("dist") != "loadfile" or config.getoption("crowded"):
+        return None
+    from xdist.scheduler import LoadFileScheduling  # only where pytest-xdist runs this hook
+
+    root = Path(config.rootpath)
+
+    @functools.cache
+    def unit(path: str) -> str:
+        return MULTI_PROCESS_UNIT if starts_processes(root / path) else path
+
+    class ProcessesTogether(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit(nodeid.split("::", 1)[0])
+
+    return ProcessesTogether(config, log)
 
 
 class _NotebookItem(pytest.Item):
@@ -184,7 +203,7 @@ def _cells(items: list[pytest.Item]) -> dict[pytest.Collector, list[pytest.Item]
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Each notebook's items: its cells, each exercise's proof before its solution cell, the record last; the
-    notebooks the longest first."""
+    notebooks in their start order (nbval_run.start_order)."""
     if not _active(config):
         return
     notebooks = _cells(items)
@@ -194,7 +213,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     ordered: list[pytest.Item] = []
     deselected: list[pytest.Item] = []
     paths = {file.path: file for file in notebooks}
-    for path in nbval_run.longest_first(list(paths)):
+    for path in nbval_run.start_order(list(paths)):
         file = paths[path]
         run = nbval_run.NotebookRun.of(path, Path(config.rootpath))
         file.stash[_RUN] = run
@@ -229,13 +248,10 @@ def _first_of_notebook(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_setup(item: pytest.Item) -> Any:
-    """Before a notebook's first test: its place among the notebooks run at a time; after nbval started its kernel,
-    torch's deprecations shown (the gate) and the kernel's language_info."""
+    """After nbval started a notebook's kernel, before its first test: torch's deprecations shown (the gate) and the
+    kernel's language_info."""
     first = _first_of_notebook(item)
     parent = item.parent
-    if first and parent is not None and int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1:
-        alone = runs_alone(item.path) and not item.config.getoption("crowded")
-        parent.stash[_SLOT] = nbval_run.Slot(Path(os.environ[SLOTS]), alone).__enter__()
     result = yield
     if first and parent is not None:
         run = parent.stash[_RUN]
@@ -274,18 +290,6 @@ def pytest_runtest_call(item: pytest.Item) -> Any:
     return result
 
 
-@pytest.hookimpl(wrapper=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
-    """After a notebook's last test (nbval has stopped its kernel): its place is free for the next notebook."""
-    result = yield
-    parent = item.parent
-    if parent is not None and _RUN in parent.stash and (nextitem is None or nextitem.parent is not parent):
-        slot = parent.stash.get(_SLOT, None)
-        if slot is not None:
-            slot.__exit__(None, None, None)
-    return result
-
-
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """The records reach the controller with the reports (pytest-xdist sends user_properties along)."""
     for name, value in report.user_properties:
@@ -309,7 +313,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     memory, started = watch
     memory.__exit__(None, None, None)
-    shutil.rmtree(os.environ.pop(SLOTS, ""), ignore_errors=True)
     records = config.stash[_RECORDS]
     summary = config.getoption("notebooks_summary")
     if summary is not None and records:

@@ -29,13 +29,12 @@ RUN_INPUTS := $(shell find notebooks tests/exercises tools -type f \( -name '*.i
 RUN_DONE := $(RUNS)/torch-$(TAUGHT)/run-1/.done
 # Under `make test` (MAKELEVEL 1) the static checks come first; a target run alone does not wait for them.
 STATIC_FIRST := $(if $(filter 1,$(MAKELEVEL)),static)
-# ... and the integration tests wait for the notebooks, which take both CPUs: beside the book and the browser check
-# they use CPU time those leave free (a target run alone does not wait).
+# ... and the tests that read the notebooks step's run (marked `reads_run`) wait for it (a target run alone does not).
 AFTER_NOTEBOOKS := $(if $(filter 1,$(MAKELEVEL)),$(RUN_DONE))
 # The newest release of the version matrix: the last release line of torch-matrix.txt.
 NEWEST := $(shell sed -n 's/^\([0-9][0-9.a-z]*\).*/\1/p' torch-matrix.txt | tail -n 1)
 
-.PHONY: run-again book test test-steps static content integration nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
+.PHONY: run-again book test test-steps static content integration run-readers nbval lint editions editions-update unit typecheck notebooks exercises quiz browser matrix flaky status-records record-runs status stamp record-eigh workshop \
 	student scan pdf published clean help lesson
 
 help:
@@ -84,15 +83,16 @@ book: $(RUN_DONE) $(VENV)/.book-deps
 	$(TIMED) editions-build -- $(PY) -m tools.editions build --jobs $(JOBS)
 
 # `make test` in the order the Makefile shows (`make -n test`): the cheap static checks first (they fail within a
-# minute), then two at a time: the notebooks beside the type check and the unit tests, then the book, the browser
-# check after it, and the integration tests beside them. Each step's seconds go to
-# $(STEPS); the summary closes the output and goes to $(RUNS)/make-test-steps.json.
+# minute), then two at a time: the notebooks beside the type check, the unit tests and then the integration tests;
+# after the notebooks, the book, the editions and the browser check, and the tests that read the notebooks' run,
+# beside the integration tests. Each step's seconds go to $(STEPS); the summary closes the output and goes to
+# $(RUNS)/make-test-steps.json.
 test: $(VENV)/.test-deps
 	rm -rf $(STEPS) && mkdir -p $(STEPS)
 	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps RUN_AGAIN=1 || echo "$$?" > $(STEPS)/make.failed
 	$(PY) -m tools.step_times summary $(STEPS) --write $(RUNS)/make-test-steps.json
 
-test-steps: static notebooks typecheck book unit integration browser
+test-steps: static notebooks typecheck book unit integration run-readers browser
 
 # The checks that read files only: the content suite first, then lint and the catalogs.
 static: content lint editions
@@ -122,10 +122,15 @@ editions-update: $(VENV)/.book-deps
 unit: $(VENV)/.test-deps | $(STATIC_FIRST)
 	$(TIMED) unit -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m "not integration"
 
-# Tests that start kernels, build books or run mypy on fixtures (marked `integration`). One file at a time: beside the
-# book, the editions and the browser check, two at a time (pytest-xdist) took 272 s instead of 291 s and 90 s more CPU.
-integration: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
-	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m integration
+# Tests that start kernels, build books or run mypy on fixtures (marked `integration`), one file at a time. Under
+# `make test` they start after the type check and the unit tests, beside the notebooks (whose run none of them reads),
+# and go on beside the book and the browser check; run-readers, the few that read that run, follow the notebooks.
+integration: $(VENV)/.test-deps | $(STATIC_FIRST)
+	$(TIMED) integration -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q \
+		-m "integration and not reads_run"
+
+run-readers: $(VENV)/.test-deps | $(STATIC_FIRST) $(AFTER_NOTEBOOKS)
+	$(TIMED) run-readers -- $(PY) -m pytest tests --ignore=tests/browser --ignore=tests/content -q -m reads_run
 
 # Every exercise's check against the student stub and each wrong answer under tests/exercises/<label>/ (must fail
 # with a message) and its solution (must pass), each notebook stopping after its last check: the authors' quick loop,
@@ -147,9 +152,10 @@ typecheck: $(VENV)/.test-deps | $(STATIC_FIRST)
 # a tool changed ($(RUN_DONE)); `make test` always runs it. NOTEBOOKS=path runs those only (and leaves $(RUN_DONE)).
 notebooks: $(RUN_DONE)
 
-# RUN_AGAIN=1 (what `make test` passes) runs it even when nothing changed, and `make -n test` shows that it will.
-$(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) $(if $(RUN_AGAIN),run-again) | $(STATIC_FIRST)
-	rm -f $@
+# RUN_AGAIN=1 (what `make test` passes) runs it even when nothing changed, and `make -n test` shows that it will; so
+# does NOTEBOOKS=path (the notebooks named always run).
+$(RUN_DONE): $(VENV)/.test-deps $(RUN_INPUTS) $(if $(RUN_AGAIN)$(NOTEBOOKS),run-again) | $(STATIC_FIRST)
+	$(if $(NOTEBOOKS),,rm -f $@)
 	$(TIMED) notebooks -- $(PY) -m pytest $(NOTEBOOK_RUN) -q \
 		--run-records $(RUNS)/torch-$(TAUGHT)/run-1 --book-cache $(BOOK_CACHE) \
 		--notebooks-summary $(STEPS)/notebooks.summary.json \

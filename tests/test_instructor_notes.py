@@ -1,7 +1,7 @@
 """The instructor notes (instructors/index.md) match what a learner sees: each lesson's "Expect" part says what its
 page shows and what the CPU wheel prints, the typed cells they name are the notebook's `typed-live` cells, and the
 page's expected lines and cited cell numbers are in the lesson's executed output (the book's cache, which `make test`
-fills before its integration tests)."""
+fills before its run-readers step)."""
 
 from __future__ import annotations
 
@@ -131,6 +131,7 @@ def test_a_line_or_a_cell_the_output_does_not_show_is_found() -> None:
 
 
 @pytest.mark.integration
+@pytest.mark.reads_run  # the book's cache, which the notebooks step fills (make run-readers, after it)
 @pytest.mark.parametrize("entry", sorted(NOTED))
 def test_the_pages_expected_lines_are_in_the_executed_output(entry: str) -> None:
     page = NOTED[entry]["Expect"].split(CPU_WHEEL)[0]

@@ -45,7 +45,8 @@ from tools.workshop.student import STUDENT_BRANCH, student_links
 
 # COURSE_SITE: check a book built elsewhere (jupyter-book build --path-output DIR: DIR/_build/html).
 SITE = Path(os.environ.get("COURSE_SITE", ROOT / "_build" / "html"))
-NOTEBOOKS = [p.relative_to(ROOT) for p in notebook_paths()]
+# Each lesson's page, with its notebook: the reader's check of that page also checks what a lesson page must show.
+LESSON_PAGES = {path.with_suffix(".html").as_posix(): path for path in (p.relative_to(ROOT) for p in notebook_paths())}
 AXE = Path(__file__).parent / "vendor" / "axe.min.js"
 REPORT = ROOT / "_build" / "browser-report.json"
 
@@ -181,9 +182,10 @@ BAD_ALT = re.compile(r"(^$|\.(png|jpe?g|svg|gif|webp)$|[0-9a-f]{16,}|^[\w.-]+$)"
 
 
 def test_every_page_for_a_reader(browser: webdriver.Chrome, site_url: str) -> None:
-    """Console, off-site loads, width at laptop and phone, axe, alt texts and weight, page by page."""
+    """Console, off-site loads, width at laptop and phone, axe, alt texts and weight, page by page; on a lesson's
+    page, also what a lesson page must show (notebook_page_problems), read from the same load."""
     assert PAGES, "no pages found in the built book"
-    problems: list[str] = []
+    problems = [f"{page}: not in the built book" for page in sorted(set(LESSON_PAGES) - set(PAGES))]
     for page in PAGES:
         problems += reader_problems(browser, site_url, page)
     report = "\n".join(f"{page}: {weight:,} bytes" for page, weight in WEIGHTS.items())
@@ -215,6 +217,8 @@ def reader_problems(browser: webdriver.Chrome, site_url: str, page: str) -> list
         if violation["impact"] in FAILING_IMPACTS:
             problems.append(f"{page}: axe {violation['impact']} {violation['id']} ({violation['help']}) "
                             f"at {violation['nodes']}")
+    if page in LESSON_PAGES:
+        problems += notebook_page_problems(browser, site_url, LESSON_PAGES[page])
 
     for size in (LAPTOP, PHONE):
         set_viewport(browser, size)
@@ -287,60 +291,62 @@ def test_formulas_render_offline(browser: webdriver.Chrome, site_url: str) -> No
         assert sources and all(s.startswith(site_url) for s in sources), f"{page}: MathJax from {sources}"
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.as_posix())
-def test_notebook_page(browser: webdriver.Chrome, site_url: str, notebook: Path) -> None:
+def notebook_page_problems(browser: webdriver.Chrome, site_url: str, notebook: Path) -> list[str]:
+    """What a lesson's page must show (the module's docstring), on the page as loaded, worded for the author."""
     page = notebook.with_suffix(".html").as_posix()
-    set_viewport(browser, LAPTOP)
-    load(browser, f"{site_url}/{page}")
-    assert console_errors(browser, site_url) == [], f"{page} logs console errors"
-
-    outputs = browser.find_elements(By.CSS_SELECTOR, "div.cell_output")
-    assert outputs, f"{page} shows no executed outputs"
+    problems: list[str] = []
+    if not browser.find_elements(By.CSS_SELECTOR, "div.cell_output"):
+        problems.append(f"{page} shows no executed outputs")
     cells = read_notebook(ROOT / notebook)["cells"]
     # A lesson cell that draws at top level (not only inside an accelerator branch) must show a figure;
     # the stamped setup cell only sets the shared style.
     lesson = [c for c in cells if c["cell_type"] == "code"
               and not any(t.startswith("stamp:") for t in c.get("metadata", {}).get("tags", []))]
     figures = browser.find_elements(By.CSS_SELECTOR, "div.cell_output img")
-    if any(re.search(r"^\S.*\bplt\.", "".join(c["source"]), re.MULTILINE) for c in lesson):
-        assert figures, f"{page} draws with matplotlib but shows no figure"
-    assert all(browser.execute_script("return arguments[0].naturalWidth", img) > 0 for img in figures), (
-        f"{page}: a figure does not load"
-    )
+    if any(re.search(r"^\S.*\bplt\.", "".join(c["source"]), re.MULTILINE) for c in lesson) and not figures:
+        problems.append(f"{page} draws with matplotlib but shows no figure")
+    if not all(browser.execute_script("return arguments[0].naturalWidth", img) > 0 for img in figures):
+        problems.append(f"{page}: a figure does not load")
 
     solutions = [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
     shown = browser.find_elements(By.CSS_SELECTOR, "div.cell.tag_solution")
-    assert len(shown) == len(solutions), f"{page}: {len(solutions)} solution cells, {len(shown)} on the page"
+    if len(shown) != len(solutions):
+        problems.append(f"{page}: {len(solutions)} solution cells, {len(shown)} on the page")
     for cell in shown:
         label = cell.find_element(By.CSS_SELECTOR, "summary").get_attribute("textContent")
-        assert "Show solution" in label, f"{page}: a solution is labelled {' '.join(label.split())!r}"
+        if "Show solution" not in label:
+            problems.append(f"{page}: a solution is labelled {' '.join(label.split())!r}")
         code = cell.find_element(By.CSS_SELECTOR, ".cell_input pre").get_attribute("textContent")
-        assert not code.lstrip().startswith("# @title"), f"{page}: a solution opens on Colab's form title"
+        if code.lstrip().startswith("# @title"):
+            problems.append(f"{page}: a solution opens on Colab's form title")
 
     numbers = [n.get_attribute("textContent").strip() for n in browser.find_elements(
         By.CSS_SELECTOR, ".admonition-title > .caption-number") if "Exercise" in n.get_attribute("textContent")]
-    assert numbers == [f"Exercise {i}" for i in range(1, len(numbers) + 1)], (
-        f"{page}: exercises are not numbered from 1 on the page: {numbers}"
-    )
+    if numbers != [f"Exercise {i}" for i in range(1, len(numbers) + 1)]:
+        problems.append(f"{page}: exercises are not numbered from 1 on the page: {numbers}")
 
     links = [a.get_attribute("href") or "" for a in browser.find_elements(By.CSS_SELECTOR, "a")]
     repo_path = repository_url().removeprefix("https://github.com/")
     colab = f"https://colab.research.google.com/github/{repo_path}/blob/main/{notebook.as_posix()}"
-    assert colab in links, f"{page} has no Colab link to {notebook}"
+    if colab not in links:
+        problems.append(f"{page} has no Colab link to {notebook}")
     binder = [link for link in links if link.startswith("https://mybinder.org/v2/gh/")
               and f"/{STUDENT_BRANCH}?" not in link]
-    assert binder and all(repo_path in link and notebook.as_posix() in link for link in binder), (
-        f"{page} has no Binder link to {notebook}: {binder}"
-    )
+    if not binder or not all(repo_path in link and notebook.as_posix() in link for link in binder):
+        problems.append(f"{page} has no Binder link to {notebook}: {binder}")
 
     student = browser.find_elements(By.CSS_SELECTOR, "p.student-copy-line a")
-    if solutions:  # a lesson with exercises links its student copy, and the site carries the file
-        expected = student_links(notebook.with_suffix("").as_posix())
-        hrefs = [a.get_attribute("href") for a in student]
-        assert hrefs[:2] == [expected["colab"], expected["binder"]], f"{page}: student copy links {hrefs}"
-        assert hrefs[2] == f"{site_url}/{expected['download']}", f"{page}: the download points at {hrefs[2]}"
-        copy = read_notebook(SITE / expected["download"])
-        assert [cell_source(c) for c in copy["cells"] if "solution" in c["metadata"].get("tags", [])] == \
-            [STUB] * len(solutions), f"{page}: the downloaded copy still holds solutions"
-    else:
-        assert not student, f"{page} links a student copy but has no exercise"
+    if not solutions:
+        return problems + ([f"{page} links a student copy but has no exercise"] if student else [])
+    # A lesson with exercises links its student copy, and the site carries the file.
+    expected = student_links(notebook.with_suffix("").as_posix())
+    hrefs = [a.get_attribute("href") for a in student]
+    if hrefs[:2] != [expected["colab"], expected["binder"]]:
+        return [*problems, f"{page}: student copy links {hrefs}"]
+    if hrefs[2:3] != [f"{site_url}/{expected['download']}"]:
+        return [*problems, f"{page}: the download points at {hrefs[2:3]}"]
+    copy = read_notebook(SITE / expected["download"])
+    if [cell_source(c) for c in copy["cells"] if "solution" in c["metadata"].get("tags", [])] != \
+            [STUB] * len(solutions):
+        problems.append(f"{page}: the downloaded copy still holds solutions")
+    return problems

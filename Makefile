@@ -86,8 +86,10 @@ book: $(RUN_DONE) $(VENV)/.book-deps
 # minute), then two at a time: the notebooks beside the type check, the unit tests and then the integration tests;
 # after the notebooks, the book, the editions and the browser check, and the tests that read the notebooks' run,
 # beside the integration tests. Each step's seconds go to $(STEPS); the summary closes the output and goes to
-# $(RUNS)/make-test-steps.json.
+# $(RUNS)/make-test-steps.json. The newest release's venv (typecheck-newest's) is an install, like .venv's: it is made
+# or checked before the timed steps.
 test: $(VENV)/.test-deps
+	$(PY) -m tools.execute.matrix venv $(NEWEST) > /dev/null
 	rm -rf $(STEPS) && mkdir -p $(STEPS)
 	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps RUN_AGAIN=1 || echo "$$?" > $(STEPS)/make.failed
 	$(PY) -m tools.step_times summary $(STEPS) --write $(RUNS)/make-test-steps.json

@@ -755,7 +755,14 @@ def test_student_copies_of_one_rooms_day(tmp_path: Path, capsys: pytest.CaptureF
     day = {entry for slot in track.slots if slot.lesson for entry in tracks.taught_entries(slot.lesson)}
     assert written == {entry.removeprefix("notebooks/") for entry in day | {rooms.tables().preflight}}
     assert TORCHRUN.removeprefix("notebooks/") not in written, "a lesson of the full day only"
-    assert f"wrote {len(written)} student notebook(s)" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert f"wrote {len(written)} student notebook(s)" in printed
+    assert f"python -m pip wheel --no-deps . -w {out}" in printed, "the handout names a wheel the folder lacks"
+    with_wheel = tmp_path / "with-wheel"
+    with_wheel.mkdir()
+    (with_wheel / "torch_upgrade_scan-0.3.0-py3-none-any.whl").write_bytes(b"")
+    assert command_line.main(["student", str(with_wheel), "--track", "cpu", "--day", "half"]) == 0
+    assert "pip wheel" not in capsys.readouterr().out, "the wheel is there: nothing to remind"
 
 
 def test_the_days_copies_come_with_a_handout_and_the_days_preflight(tmp_path: Path) -> None:

@@ -147,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
                                                   entries=day_entries(track))
                 for path in write_handout(args.out, track):
                     print(f"wrote the day's handout {path}")
+                if not list(args.out.glob("torch_upgrade_scan-*.whl")):
+                    print(f"the handout names the scanner's wheel: write it into this folder from the repository's "
+                          f"root with `python -m pip wheel --no-deps . -w {args.out}`")
             print(f"wrote {len(written)} student notebook(s) under {args.out}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from tools.author.quiz.render import ROOM_PAGE, attach, room_page
+from tools.author.quiz.render import attach, write_room_page
 from tools.author.stamp import snippet_source
 from tools.checks import lesson_size
 from tools.course import (
@@ -183,9 +183,7 @@ def new_lesson(chapter_name: str, name: str, root: Path = ROOT) -> tuple[Path, P
 def refresh_pages(root: Path = ROOT) -> list[Path]:
     """Write the pages made from the notebooks (the lessons' quiz cells, the quiz room, the workshop schedules and
     the exercise index) as `make quiz` and `make workshop` do; return those written."""
-    written = attach(root)
-    (root / ROOM_PAGE).write_text(room_page(root), encoding="utf-8")
-    return [*written, root / ROOM_PAGE, *write_pages(root)]
+    return [*attach(root), write_room_page(root), *write_pages(root)]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -19,7 +19,7 @@ import argparse
 import sys
 
 from tools.author.quiz import lesson_questions
-from tools.author.quiz.render import ROOM_PAGE, attach, room_page
+from tools.author.quiz.render import ROOM_PAGE, attach, write_room_page
 from tools.course import ROOT, CourseError
 
 
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
             for path in attach():
                 print(f"wrote {path.relative_to(ROOT)}")
         else:
-            (ROOT / ROOM_PAGE).write_text(room_page(), encoding="utf-8")
+            write_room_page()
             print(f"wrote {ROOM_PAGE.as_posix()}")
     except CourseError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -206,6 +206,13 @@ def room_page(root: Path = ROOT, translate: Callable[[str], str] = _same, answer
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def write_room_page(root: Path = ROOT) -> Path:
+    """Write the quiz room page; return its path."""
+    path = root / ROOM_PAGE
+    path.write_text(room_page(root), encoding="utf-8")
+    return path
+
+
 def stale_room_page(root: Path = ROOT) -> bool:
     path = root / ROOM_PAGE
     return not path.is_file() or path.read_text(encoding="utf-8") != room_page(root)

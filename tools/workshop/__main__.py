@@ -134,10 +134,10 @@ def main(argv: list[str] | None = None) -> int:
         else:
             if args.out.exists() and not args.out.is_dir():
                 raise CourseError(f"{args.out}: exists and is not a folder")
-            clear_earlier_copies(args.out)
             if args.branch and args.track is not None:
                 raise CourseError("--branch writes every copy: leave out --track and --day")
             track = day_track(args.track, args.day)
+            clear_earlier_copies(args.out)  # once the arguments are known good
             if args.branch:
                 written = write_student_branch(args.out)
             elif track is None:

@@ -208,10 +208,12 @@ def reader_problems(browser: webdriver.Chrome, site_url: str, page: str) -> list
     if WEIGHTS[page] > PAGE_BUDGET_BYTES:
         problems.append(f"{page}: weighs {WEIGHTS[page]:,} bytes, over the budget of {PAGE_BUDGET_BYTES:,}")
 
-    for img in browser.find_elements(By.CSS_SELECTOR, "article.bd-article img"):
-        alt = (img.get_attribute("alt") or "").strip()
+    images = browser.execute_script(
+        "return [...document.querySelectorAll('article.bd-article img')].map(i => [i.src, i.getAttribute('alt')])")
+    for source, alt in images:
+        alt = (alt or "").strip()
         if BAD_ALT.search(alt) or len(alt.split()) < 3:
-            problems.append(f"{page}: image {img.get_attribute('src')} has no real alt text: {alt!r}")
+            problems.append(f"{page}: image {source} has no real alt text: {alt!r}")
 
     for violation in run_axe(browser):
         if violation["impact"] in FAILING_IMPACTS:
@@ -291,41 +293,55 @@ def test_formulas_render_offline(browser: webdriver.Chrome, site_url: str) -> No
         assert sources and all(s.startswith(site_url) for s in sources), f"{page}: MathJax from {sources}"
 
 
+# What notebook_page_problems reads from a lesson's page, in one round trip (an element at a time took a
+# WebDriver call for each of a page's hundred links).
+LESSON_PAGE_FACTS = """
+    const text = (el) => el ? el.textContent : '';
+    return {
+      outputs: document.querySelectorAll('div.cell_output').length,
+      figures: [...document.querySelectorAll('div.cell_output img')].map(img => img.naturalWidth),
+      solutions: [...document.querySelectorAll('div.cell.tag_solution')].map(cell => ({
+        label: text(cell.querySelector('summary')), code: text(cell.querySelector('.cell_input pre'))})),
+      exercises: [...document.querySelectorAll('.admonition-title > .caption-number')].map(text),
+      links: [...document.querySelectorAll('a')].map(a => a.href || ''),
+      student: [...document.querySelectorAll('p.student-copy-line a')].map(a => a.href),
+    };
+"""
+
+
 def notebook_page_problems(browser: webdriver.Chrome, site_url: str, notebook: Path) -> list[str]:
     """What a lesson's page must show (the module's docstring), on the page as loaded, worded for the author."""
     page = notebook.with_suffix(".html").as_posix()
+    facts = browser.execute_script(LESSON_PAGE_FACTS)
     problems: list[str] = []
-    if not browser.find_elements(By.CSS_SELECTOR, "div.cell_output"):
+    if not facts["outputs"]:
         problems.append(f"{page} shows no executed outputs")
     cells = read_notebook(ROOT / notebook)["cells"]
     # A lesson cell that draws at top level (not only inside an accelerator branch) must show a figure;
     # the stamped setup cell only sets the shared style.
     lesson = [c for c in cells if c["cell_type"] == "code"
               and not any(t.startswith("stamp:") for t in c.get("metadata", {}).get("tags", []))]
-    figures = browser.find_elements(By.CSS_SELECTOR, "div.cell_output img")
+    figures = facts["figures"]
     if any(re.search(r"^\S.*\bplt\.", "".join(c["source"]), re.MULTILINE) for c in lesson) and not figures:
         problems.append(f"{page} draws with matplotlib but shows no figure")
-    if not all(browser.execute_script("return arguments[0].naturalWidth", img) > 0 for img in figures):
+    if not all(width > 0 for width in figures):
         problems.append(f"{page}: a figure does not load")
 
     solutions = [c for c in cells if "solution" in c.get("metadata", {}).get("tags", [])]
-    shown = browser.find_elements(By.CSS_SELECTOR, "div.cell.tag_solution")
+    shown = facts["solutions"]
     if len(shown) != len(solutions):
         problems.append(f"{page}: {len(solutions)} solution cells, {len(shown)} on the page")
     for cell in shown:
-        label = cell.find_element(By.CSS_SELECTOR, "summary").get_attribute("textContent")
-        if "Show solution" not in label:
-            problems.append(f"{page}: a solution is labelled {' '.join(label.split())!r}")
-        code = cell.find_element(By.CSS_SELECTOR, ".cell_input pre").get_attribute("textContent")
-        if code.lstrip().startswith("# @title"):
+        if "Show solution" not in cell["label"]:
+            problems.append(f"{page}: a solution is labelled {' '.join(cell['label'].split())!r}")
+        if cell["code"].lstrip().startswith("# @title"):
             problems.append(f"{page}: a solution opens on Colab's form title")
 
-    numbers = [n.get_attribute("textContent").strip() for n in browser.find_elements(
-        By.CSS_SELECTOR, ".admonition-title > .caption-number") if "Exercise" in n.get_attribute("textContent")]
+    numbers = [n.strip() for n in facts["exercises"] if "Exercise" in n]
     if numbers != [f"Exercise {i}" for i in range(1, len(numbers) + 1)]:
         problems.append(f"{page}: exercises are not numbered from 1 on the page: {numbers}")
 
-    links = [a.get_attribute("href") or "" for a in browser.find_elements(By.CSS_SELECTOR, "a")]
+    links = facts["links"]
     repo_path = repository_url().removeprefix("https://github.com/")
     colab = f"https://colab.research.google.com/github/{repo_path}/blob/main/{notebook.as_posix()}"
     if colab not in links:
@@ -335,12 +351,11 @@ def notebook_page_problems(browser: webdriver.Chrome, site_url: str, notebook: P
     if not binder or not all(repo_path in link and notebook.as_posix() in link for link in binder):
         problems.append(f"{page} has no Binder link to {notebook}: {binder}")
 
-    student = browser.find_elements(By.CSS_SELECTOR, "p.student-copy-line a")
+    hrefs = facts["student"]
     if not solutions:
-        return problems + ([f"{page} links a student copy but has no exercise"] if student else [])
+        return problems + ([f"{page} links a student copy but has no exercise"] if hrefs else [])
     # A lesson with exercises links its student copy, and the site carries the file.
     expected = student_links(notebook.with_suffix("").as_posix())
-    hrefs = [a.get_attribute("href") for a in student]
     if hrefs[:2] != [expected["colab"], expected["binder"]]:
         return [*problems, f"{page}: student copy links {hrefs}"]
     if hrefs[2:3] != [f"{site_url}/{expected['download']}"]:

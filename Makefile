@@ -87,11 +87,15 @@ book: $(RUN_DONE) $(VENV)/.book-deps
 # after the notebooks, the book, the editions and the browser check, and the tests that read the notebooks' run,
 # beside the integration tests. Each step's seconds go to $(STEPS); the summary closes the output and goes to
 # $(RUNS)/make-test-steps.json. The newest release's venv (typecheck-newest's) is an install, like .venv's: it is made
-# or checked before the timed steps.
+# or checked before the timed steps. The steps share the machine, so OpenMP's idle threads (torch's CPU kernels in the
+# notebooks and the tests) sleep instead of spinning (OMP_WAIT_POLICY=PASSIVE): measured on the 2-core machine, the
+# notebooks step alone took 136 s and 248 s of CPU instead of 152 s and 280 s, with the same results
+# (docs/testing.md, "Step times"). A learner's kernel, the matrix and recorded runs keep OpenMP's default.
 test: $(VENV)/.test-deps
 	$(PY) -m tools.execute.matrix venv $(NEWEST) > /dev/null
 	rm -rf $(STEPS) && mkdir -p $(STEPS)
-	$(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps RUN_AGAIN=1 || echo "$$?" > $(STEPS)/make.failed
+	OMP_WAIT_POLICY=PASSIVE $(MAKE) --no-print-directory --jobs=2 --output-sync=target test-steps RUN_AGAIN=1 \
+		|| echo "$$?" > $(STEPS)/make.failed
 	$(PY) -m tools.step_times summary $(STEPS) --write $(RUNS)/make-test-steps.json
 
 test-steps: static notebooks typecheck book unit integration run-readers browser

@@ -365,3 +365,37 @@ def notebook_page_problems(browser: webdriver.Chrome, site_url: str, notebook: P
             [STUB] * len(solutions):
         problems.append(f"{page}: the downloaded copy still holds solutions")
     return problems
+
+
+# A lesson page broken in the browser, one way per check of notebook_page_problems, and the problem each must report.
+BROKEN_LESSON = "notebooks/mx-quantization/mx-accuracy.ipynb"  # a figure drawn at top level, an exercise
+BREAKS = {
+    "document.querySelector('div.cell.tag_solution summary').textContent = 'Show code'":
+        "a solution is labelled 'Show code'",
+    "document.querySelector('div.cell.tag_solution .cell_input pre').textContent = '# @title Solution'":
+        "a solution opens on Colab's form title",
+    "[...document.querySelectorAll('.caption-number')].find(n => n.textContent.includes('Exercise'))"
+    ".textContent = 'Exercise 2 '": "exercises are not numbered from 1 on the page: ['Exercise 2']",
+    "document.querySelectorAll('a[href*=\"colab.research.google.com\"]').forEach(a => a.href = 'https://example.org/')":
+        "has no Colab link to notebooks/mx-quantization/mx-accuracy.ipynb",
+    "document.querySelector('div.cell_output img').src = 'gone.png'": "a figure does not load",
+}
+
+
+def test_a_broken_lesson_page_is_reported(browser: webdriver.Chrome, site_url: str) -> None:
+    """Each check of a lesson's page fails on a page broken for it (the page is broken in the browser, after its
+    load), and a page with its outputs removed shows neither outputs nor figures."""
+    page = Path(BROKEN_LESSON).with_suffix(".html").as_posix()
+    set_viewport(browser, LAPTOP)
+    load(browser, f"{site_url}/{page}")
+    assert notebook_page_problems(browser, site_url, Path(BROKEN_LESSON)) == [], "the unbroken page must pass"
+    for script in BREAKS:
+        browser.execute_script(script)
+    WebDriverWait(browser, 10).until(lambda d: d.execute_script(
+        "return document.querySelector('div.cell_output img').complete"))
+    problems = "\n".join(notebook_page_problems(browser, site_url, Path(BROKEN_LESSON)))
+    assert [expected for expected in BREAKS.values() if expected not in problems] == [], problems
+    assert "student copy links" in problems, "the Colab student copy's link was broken too"
+    browser.execute_script("document.querySelectorAll('div.cell_output').forEach(o => o.remove())")
+    problems = "\n".join(notebook_page_problems(browser, site_url, Path(BROKEN_LESSON)))
+    assert f"{page} shows no executed outputs" in problems and "draws with matplotlib but shows no figure" in problems

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import read_po, unescape, write_po
 
 from tools.author import quiz
 from tools.course import ROOT, CourseError
@@ -63,9 +63,29 @@ def catalog_path(language: str, name: str, root: Path = ROOT) -> Path:
 def read_catalog(path: Path, language: str) -> Catalog:
     try:
         with path.open("rb") as handle:
-            return read_po(handle, locale=language.replace("-", "_"))
+            catalog = read_po(handle, locale=language.replace("-", "_"))
     except Exception as error:  # babel raises several kinds for a malformed file
         raise CourseError(f"{path}: not a readable .po file ({error})") from error
+    for message in catalog:
+        _previous_english(message)
+    return catalog
+
+
+# babel (2.19) writes a fuzzy message's previous English as `#| msgid "..."` lines, wrapped, and reads them back as
+# translator comments ("| msgid ..."), which stayed in the catalog once the message was translated again.
+PREVIOUS = "| "
+
+
+def _previous_english(message: Message) -> None:
+    """Put the previous English that babel read as comments back where it belongs: a fuzzy message keeps it (what
+    the translator compares the new English with); a translated one drops it."""
+    lines = [comment.removeprefix(PREVIOUS) for comment in message.user_comments if comment.startswith(PREVIOUS)]
+    if not lines:
+        return
+    message.user_comments = [comment for comment in message.user_comments if not comment.startswith(PREVIOUS)]
+    text = " ".join(lines)  # babel wrapped it at spaces (or after a hyphen: the text is for the translator to read)
+    if message.fuzzy and not message.previous_id and text.startswith('msgid "') and text.endswith('"'):
+        message.previous_id = [unescape(text.removeprefix("msgid "))]
 
 
 def write_catalog(path: Path, catalog: Catalog) -> None:

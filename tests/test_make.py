@@ -105,6 +105,17 @@ def test_a_step_counts_the_cpu_time_of_its_processes(tmp_path: Path) -> None:
     assert found["sleeps"]["cpu_seconds"] < 0.5 and found["sleeps"]["seconds"] >= 1.0, found["sleeps"]
     lines = step_times.summary_lines(list(found.values()), None)
     assert "s CPU" in lines[1] and "at least" in lines[-1], lines
+    busy = step_times.machine_busy(list(found.values()))
+    if busy is not None:  # Linux: the machine's counter saw the spinning second too
+        assert busy >= 0.9 and f"busy for {busy:.1f} s" in lines[-1], (busy, lines[-1])
+
+
+def test_the_machine_busy_total_spans_the_steps_and_needs_every_step() -> None:
+    steps = [{"name": "a", "machine_busy_seconds": [100.0, 150.0]},
+             {"name": "b", "machine_busy_seconds": [120.0, 400.0]}]
+    assert step_times.machine_busy(steps) == 300.0
+    assert step_times.machine_busy([*steps, {"name": "c", "machine_busy_seconds": None}]) is None
+    assert step_times.machine_busy([*steps, {"name": "old"}]) is None
 
 
 def test_a_failure_outside_the_timed_steps_fails_the_summary(tmp_path: Path) -> None:

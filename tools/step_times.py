@@ -8,8 +8,11 @@ The Makefile says the order (`make -n test` prints it); this module only times w
 regression is plain to see. Wall time depends on what else the machine does; CPU seconds (user and system time of
 the step's processes, kernels and browsers included once they have exited) barely do, so a run on a busy machine
 still shows which step costs what. They count the processes that exited and were waited for: kernels, workers and
-pytest, not the renderers that chromedriver ends (the browser step's figure leaves out Chromium's own time).
-`--write` keeps the summary as JSON (the run records of the notebooks step name it).
+pytest, not the renderers that chromedriver ends (the browser step's figure leaves out Chromium's own time). On
+Linux the total also says how long the machine's CPUs were busy from the first step's start to the last one's end
+(/proc/stat): every process, Chromium's and anything else running included, so on a quiet machine it is what the
+run cost and sets the least wall time it could take. `--write` keeps the summary as JSON (the run records of the
+notebooks step name it).
 """
 
 from __future__ import annotations
@@ -40,10 +43,23 @@ def _children_cpu_seconds() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def _machine_busy_seconds() -> float | None:
+    """Seconds the machine's CPUs have been busy since it started, all processes (Linux's /proc/stat), else None."""
+    try:
+        fields = Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()
+        ticks = os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+    # cpu user nice system idle iowait irq softirq steal ...: idle and iowait are not busy
+    busy = sum(int(value) for index, value in enumerate(fields[1:9]) if index not in (3, 4))
+    return round(busy / ticks, 2)
+
+
 def run(folder: Path, step: str, command: list[str]) -> int:
     """Run one step's command and record its wall time, CPU time and outcome."""
     folder.mkdir(parents=True, exist_ok=True)
     started, began, cpu = time.perf_counter(), time.time(), _children_cpu_seconds()
+    busy = _machine_busy_seconds()
     try:
         code = subprocess.run(command, check=False).returncode
     except FileNotFoundError:
@@ -52,6 +68,7 @@ def run(folder: Path, step: str, command: list[str]) -> int:
     (folder / f"{step}.json").write_text(json.dumps({
         "name": step, "started": round(began, 3), "seconds": round(time.perf_counter() - started, 1),
         "cpu_seconds": round(_children_cpu_seconds() - cpu, 1),
+        "machine_busy_seconds": None if busy is None else [busy, _machine_busy_seconds()],
         "outcome": "pass" if code == 0 else "fail", "load_average": _load()}) + "\n", encoding="utf-8")
     return code
 
@@ -79,10 +96,22 @@ def summary_lines(found: list[dict[str, Any]], notebooks: dict[str, Any] | None)
         total = max(s["started"] + s["seconds"] for s in found) - min(s["started"] for s in found)
         cpu_total = sum(step.get("cpu_seconds", 0.0) for step in found)
         cpus = os.cpu_count() or 1
-        lines.append(f"  {'total':16} {total:7.1f} s {cpu_total:7.1f} s CPU  on {cpus} CPUs (at least "
-                     f"{cpu_total / cpus:.0f} s of wall time on a quiet machine); load average at the end "
+        busy = machine_busy(found)
+        spent = max(cpu_total, busy or 0.0)
+        whole = "" if busy is None else f"; the machine's CPUs busy for {busy:.1f} s, every process included"
+        lines.append(f"  {'total':16} {total:7.1f} s {cpu_total:7.1f} s CPU  on {cpus} CPUs{whole} (at least "
+                     f"{spent / cpus:.0f} s of wall time on a quiet machine); load average at the end "
                      f"{found[-1]['load_average']}")
     return lines
+
+
+def machine_busy(found: list[dict[str, Any]]) -> float | None:
+    """The seconds the machine's CPUs were busy from the first step's start to the last one's end, if every step
+    read /proc/stat."""
+    counters = [step.get("machine_busy_seconds") for step in found]
+    if not counters or any(not pair or None in pair for pair in counters):
+        return None
+    return round(max(pair[1] for pair in counters) - min(pair[0] for pair in counters), 1)
 
 
 def summary(folder: Path, write: Path | None) -> int:

@@ -62,13 +62,15 @@ class FileScan:
                 self.exports, self.runtime, self.on_runtime)
         return not any(kept)
 
-    def add(self, unit, line, column, rule, detail, fix="", severity="", release=""):
+    def add(self, unit, line, column, rule, detail, fix="", severity="", release="", into=None):
+        """A finding at a line of a unit (a cell, a code block), unless a noqa comment there silences it; kept in
+        `into` (a list the scan finishes later) or else in the file's findings."""
         cell, offset = self.offsets.get(unit, (None, 0))
         column += self.indents.get(unit, 0)
         text = self.lines.get((cell, line + offset), "")
         if self.silenced(text, rule, severity):
             return
-        self.findings.append(
+        (self.findings if into is None else into).append(
             Finding(self.path, line + offset, rule, detail, cell, column, fix, severity, release=release)
         )
 

@@ -113,10 +113,9 @@ def scan_text(scan: FileScan, text: str, kind: str) -> None:
         for line, column, detail in packaging.findings(name, numbered):
             scan.add(0, line, column, "python-310", detail)
         scan.runtime = packaging.runtime_python(name, numbered)
-        before = len(scan.findings)
         for line, column, detail in packaging.runtime_requirements(name, numbered):
-            scan.add(0, line, column, "python-310", detail)  # (a noqa comment silences it here)
-        scan.on_runtime, scan.findings[before:] = scan.findings[before:], []
+            # a finding only where a runtime.txt of the folder pins Python 3.10 (scan.finish pairs them)
+            scan.add(0, line, column, "python-310", detail, into=scan.on_runtime)
 
 
 def scan_blocks(scan: FileScan, blocks: list) -> None:

@@ -76,8 +76,10 @@ def cut_list(track: Track) -> str:
         elif cut.what == "reading":
             what = f"Skip the walk-through of {doc_link(cut.entry)}: give its page as reading"
         elif cut.what == "run-along":
+            # The lesson's exercises need the cells above them: whoever does one (in the room or as homework) runs them.
             what = (f"Run {session_link(cut.entry)} on the projector: the room watches instead of running its cells "
-                    "along")
+                    "along, and runs the cells above an exercise before doing it (JupyterLab: Run All Above Selected "
+                    "Cell; Colab: Run before)")
         else:
             what = f"In the lessons {cut.label} the mid-day check, ask one self-check question instead of two"
         rows.append(f"{number}. {clock_time(cut.start)}, {what[0].lower()}{what[1:]}: {cut.minutes} min ({total} in "

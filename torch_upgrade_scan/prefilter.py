@@ -5,6 +5,7 @@ import dataclasses
 import re
 from pathlib import Path
 
+from torch_upgrade_scan.rules.packaging import PAIRED, RUNTIME
 from torch_upgrade_scan.rules.shell import PORT
 from torch_upgrade_scan.rules.torchscript import JIT_APIS
 
@@ -178,7 +179,7 @@ def runtime_pair(path: Path, data: bytes) -> bool:
     """Whether a requirements-like file is a runtime.txt that pins a Python, or a requirements.txt that names torch:
     python-310 pairs the two of one folder (rules/packaging.py)."""
     name = path.name.lower()
-    return (name == "runtime.txt" and b"python-" in data) or (name == "requirements.txt" and b"torch" in data)
+    return (name == RUNTIME and b"python-" in data) or (name == PAIRED and b"torch" in data)
 
 
 def python_reading(data: bytes) -> str | None:

@@ -81,8 +81,17 @@ def findings(name: str, lines: list) -> list[tuple[int, int, str]]:
 # ---- setup.py ------------------------------------------------------------------------------------------------
 
 SETUP = {"setuptools.setup", "distutils.core.setup"}
-# a requirement string of torch: its version specifier (a URL requirement, `torch @ https://...`, pins one wheel)
-REQUIREMENT = re.compile(r"\s*torch(?![\w.-])\s*(?:\[[^\]]*\]\s*)?([^;@]*)(?=;|$)")
+# a torch requirement (a setup.py string, a requirements.txt line): its version specifier, then a marker or comment
+REQUIREMENT = re.compile(r"\s*torch(?![\w.-])\s*(?:\[[^\]]*\]\s*)?([^;@#]*)")
+
+
+def torch_requirement(text: str) -> tuple[str, str] | None:
+    """A torch requirement's version specifier and what follows it (a marker, a comment), or None: another
+    package, or a URL requirement (`torch @ https://...`), which pins one wheel."""
+    match = REQUIREMENT.match(text)
+    if match is None or text[match.end() :].startswith("@"):
+        return None
+    return match.group(1), text[match.end() :]
 
 
 def find(found: Context) -> None:
@@ -106,9 +115,9 @@ def find(found: Context) -> None:
             continue
         for key in ("install_requires", "extras_require"):
             for node in strings(keywords.get(key), constants):
-                match = REQUIREMENT.match(node.value)
-                if match and reaches_310(match.group(1), node.value[match.end() :]):
-                    detail = f"torch{match.group(1).strip()} with Python 3.10 allowed"
+                requirement = torch_requirement(node.value)
+                if requirement and reaches_310(*requirement):
+                    detail = f"torch{requirement[0].strip()} with Python 3.10 allowed"
                     found.emit(unit, node, "python-310", detail, "")
 
 
@@ -133,8 +142,6 @@ def strings(node: ast.expr | None, constants: dict, follow: bool = True) -> list
 RUNTIME, PAIRED = "runtime.txt", "requirements.txt"
 # runtime.txt's Python: python-3.10.14 (Heroku), python-3.10 (Binder)
 RUNTIME_PYTHON = re.compile(r"\s*python-(\d+\.\d+(?:\.\d+)?)\s*$")
-# a torch line of a requirements file: the version specifier, then a marker, a comment or a URL
-REQUIREMENT_LINE = re.compile(r"\s*torch(?![\w.-])\s*(?:\[[^\]]*\]\s*)?([^;@#]*)(.*)")
 
 
 def runtime_python(name: str, lines: list) -> str:
@@ -152,7 +159,7 @@ def runtime_requirements(name: str, lines: list) -> list[tuple[int, int, str]]:
         return []
     found = []
     for number, text in lines:
-        match = REQUIREMENT_LINE.match(text)
-        if match and not match.group(2).startswith("@") and reaches_310(match.group(1), match.group(2)):
-            found.append((number, len(text) - len(text.lstrip()) + 1, f"torch{match.group(1).strip()}"))
+        requirement = torch_requirement(text)
+        if requirement and reaches_310(*requirement):
+            found.append((number, len(text) - len(text.lstrip()) + 1, f"torch{requirement[0].strip()}"))
     return found
